@@ -1,0 +1,88 @@
+#include "models/gpu/gpu_chip.h"
+
+#include "sim/config/config.h"
+#include "sim/config/param.h"
+
+namespace hwsim {
+namespace {
+
+const ParamRegistration gpu_params({
+    text_param("name", "chip name shown in results"),
+    text_param("description", "one line about the chip and its sources").defaults_to(""),
+    text_param("gpu.core.model", "GPU core model: tile (CTA tiles in waves) or warp (SIMT lane by lane)")
+        .defaults_to("tile"),
+    count_param("gpu.sm_count", "streaming multiprocessors"),
+    quantity_param("gpu.sm.clock", Dimension::frequency, "SM clock (max boost)"),
+    real_param("gpu.sm.flops_per_clock.fp32", "dense FP32 FLOP per clock per SM on CUDA cores (2 per FMA)"),
+    real_param("gpu.sm.flops_per_clock.tf32", "dense TF32 tensor-core FLOP per clock per SM; 0 = none")
+        .defaults_to("0").zero_allowed(),
+    real_param("gpu.sm.flops_per_clock.bf16", "dense BF16 tensor-core FLOP per clock per SM; 0 = none")
+        .defaults_to("0").zero_allowed(),
+    real_param("gpu.sm.flops_per_clock.fp16", "dense FP16 tensor-core FLOP per clock per SM; 0 = none")
+        .defaults_to("0").zero_allowed(),
+    real_param("gpu.sm.flops_per_clock.fp8", "dense FP8 tensor-core FLOP per clock per SM; 0 = none")
+        .defaults_to("0").zero_allowed(),
+    real_param("gpu.sm.flops_per_clock.int8", "dense INT8 tensor-core OP per clock per SM; 0 = none")
+        .defaults_to("0").zero_allowed(),
+    count_param("gpu.sm.max_warps", "resident warps per SM").defaults_to("64"),
+    count_param("gpu.sm.max_ctas", "resident thread blocks per SM").defaults_to("32"),
+    count_param("gpu.sm.registers", "32-bit registers per SM").defaults_to("65536"),
+    quantity_param("gpu.sm.shared_memory", Dimension::bytes, "shared memory a CTA may use per SM"),
+    quantity_param("gpu.sm.l1_size", Dimension::bytes, "L1 data cache + shared memory array per SM"),
+    real_param("gpu.sm.l2_port_bytes_per_clock", "bytes per SM clock one SM can exchange with L2")
+        .defaults_to("64"),
+    quantity_param("memory.l2.size", Dimension::bytes, "L2 cache capacity"),
+    quantity_param("memory.l2.bandwidth", Dimension::bandwidth, "L2 bandwidth, all slices together"),
+    quantity_param("memory.l2.latency", Dimension::time, "load-to-use latency of an L2 hit"),
+    quantity_param("memory.hbm.size", Dimension::bytes, "device memory capacity"),
+    quantity_param("memory.hbm.bandwidth", Dimension::bandwidth, "device memory bandwidth (datasheet)"),
+    quantity_param("memory.hbm.latency", Dimension::time, "load-to-use latency of a device-memory access"),
+    fraction_param("memory.hbm.efficiency", "achievable fraction of the datasheet bandwidth (refresh, "
+                   "bank and turnaround losses)").defaults_to("0.9"),
+    quantity_param("power.tdp", Dimension::power, "board power limit"),
+    quantity_param("gpu.launch.overhead", Dimension::time,
+                   "per kernel: launch from a CUDA graph, grid start and drain").defaults_to("1.5 us"),
+    quantity_param("gpu.tile.cta_overhead", Dimension::time, "per CTA: setup and epilogue synchronisation")
+        .defaults_to("0.3 us").zero_allowed(),
+    fraction_param("gpu.tile.tensor_efficiency",
+                   "sustained fraction of the tensor-core peak in a GEMM mainloop (clock under load, issue)")
+        .defaults_to("0.7"),
+    fraction_param("gpu.tile.simt_efficiency", "sustained fraction of the FP32 CUDA-core peak in a GEMM")
+        .defaults_to("0.75"),
+    count_param("gpu.tile.cluster_size", "CTAs of a cluster sharing one operand load by multicast (Hopper 2)")
+        .defaults_to("1"),
+});
+
+}  // namespace
+
+GpuChip GpuChip::from_config(const Config& c) {
+  GpuChip g;
+  g.name = c.text("name");
+  g.core_model = c.text("gpu.core.model");
+  g.sm_count = int(c.whole("gpu.sm_count"));
+  g.clock_hz = c.number("gpu.sm.clock");
+  for (DType t : {DType::fp32, DType::tf32, DType::bf16, DType::fp16, DType::fp8, DType::int8})
+    g.flops_per_clock[int(t)] = c.number("gpu.sm.flops_per_clock." + std::string(dtype_name(t)));
+  g.max_warps_per_sm = int(c.whole("gpu.sm.max_warps"));
+  g.max_ctas_per_sm = int(c.whole("gpu.sm.max_ctas"));
+  g.registers_per_sm = int(c.whole("gpu.sm.registers"));
+  g.shared_memory_per_sm = c.number("gpu.sm.shared_memory");
+  g.l1_bytes = c.number("gpu.sm.l1_size");
+  g.sm_port_bytes_per_clock = c.number("gpu.sm.l2_port_bytes_per_clock");
+  g.l2_bytes = c.number("memory.l2.size");
+  g.l2_bandwidth = c.number("memory.l2.bandwidth");
+  g.l2_latency = c.number("memory.l2.latency");
+  g.hbm_bytes = c.number("memory.hbm.size");
+  g.hbm_bandwidth = c.number("memory.hbm.bandwidth");
+  g.hbm_latency = c.number("memory.hbm.latency");
+  g.hbm_efficiency = c.number("memory.hbm.efficiency");
+  g.tdp_watts = c.number("power.tdp");
+  g.launch_overhead = c.number("gpu.launch.overhead");
+  g.cta_overhead = c.number("gpu.tile.cta_overhead");
+  g.tensor_efficiency = c.number("gpu.tile.tensor_efficiency");
+  g.simt_efficiency = c.number("gpu.tile.simt_efficiency");
+  g.cluster_size = int(c.whole("gpu.tile.cluster_size"));
+  return g;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,55 @@
+#pragma once
+// The typed description of a GPU, built once from a validated Config (the parameters are declared
+// in gpu_chip.cpp, with units and descriptions). Models read this struct, never the config.
+#include <array>
+#include <string>
+
+#include "workloads/dtype.h"
+
+namespace hwsim {
+
+class Config;
+
+struct GpuChip {
+  std::string name;
+  std::string core_model;            // registered GpuCoreModel name ("tile", "warp")
+
+  // Streaming multiprocessors
+  int sm_count = 0;
+  double clock_hz = 0;               // SM clock
+  std::array<double, 7> flops_per_clock{};  // dense FLOP per clock per SM, indexed by DType; 0 = unsupported
+  int max_warps_per_sm = 0;
+  int max_ctas_per_sm = 0;
+  int registers_per_sm = 0;
+  double shared_memory_per_sm = 0;   // bytes usable by CTAs
+  double l1_bytes = 0;               // L1 + shared memory array
+  double sm_port_bytes_per_clock = 0;// SM ↔ L2 bytes per clock
+
+  // Memory hierarchy
+  double l2_bytes = 0;
+  double l2_bandwidth = 0;           // bytes/s
+  double l2_latency = 0;             // seconds
+  double hbm_bytes = 0;
+  double hbm_bandwidth = 0;          // bytes/s, datasheet
+  double hbm_latency = 0;            // seconds
+  double hbm_efficiency = 0;         // achievable fraction of hbm_bandwidth
+
+  // Power
+  double tdp_watts = 0;
+
+  // Documented efficiency / overhead parameters (fitted, see configs/ and docs/calibration.md)
+  double launch_overhead = 0;        // seconds per kernel: launch, grid start and drain
+  double cta_overhead = 0;           // seconds per CTA: setup, epilogue sync
+  double tensor_efficiency = 0;      // sustained fraction of the tensor-core peak in a GEMM mainloop
+  double simt_efficiency = 0;        // sustained fraction of the FP32 CUDA-core peak
+  int cluster_size = 1;              // CTAs sharing one operand load through multicast (Hopper: 2)
+
+  double flop_rate_per_sm(DType t) const { return flops_per_clock[int(t)] * clock_hz; }
+  double peak_flop_rate(DType t) const { return flop_rate_per_sm(t) * sm_count; }
+  double usable_hbm_bandwidth() const { return hbm_bandwidth * hbm_efficiency; }
+  bool supports(DType t) const { return flops_per_clock[int(t)] > 0; }
+
+  static GpuChip from_config(const Config& config);
+};
+
+}  // namespace hwsim

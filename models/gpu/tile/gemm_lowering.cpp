@@ -1,0 +1,173 @@
+#include "models/gpu/tile/gemm_lowering.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace hwsim {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+struct TileShape { int bm, bn; };
+
+// Tile shapes of the kind cuBLAS/CUTLASS ship for each class of math unit.
+const std::vector<TileShape>& tensor_tiles() {
+  static const std::vector<TileShape> tiles = {{128, 256}, {256, 128}, {128, 192}, {128, 128},
+                                               {128, 64},  {64, 256},  {64, 128},  {64, 64}};
+  return tiles;
+}
+const std::vector<TileShape>& simt_tiles() {
+  static const std::vector<TileShape> tiles = {{128, 128}, {128, 64}, {64, 128}, {64, 64}};
+  return tiles;
+}
+const int kSplitFactors[] = {1, 2, 3, 4, 6, 8, 12, 16};
+
+// Bytes of accumulator registers one CTA may hold: half the register file (the rest is for
+// addresses, fragments and the epilogue).
+double accumulator_budget(const GpuChip& chip) { return chip.registers_per_sm * 4.0 / 2.0; }
+
+struct Footprint {
+  double stage_bytes;
+  int stages;
+  int ctas_per_sm;
+};
+
+std::optional<Footprint> footprint(const GemmOp& g, const GpuChip& chip, int bm, int bn, int bk) {
+  double stage = (bm * bytes_per_element(g.a) + bn * bytes_per_element(g.b)) * bk;
+  int stages = int(std::min(4.0, std::floor(chip.shared_memory_per_sm / stage)));
+  if (stages < 2) return std::nullopt;
+  double accumulator = double(bm) * bn * 4.0;
+  if (accumulator > accumulator_budget(chip)) return std::nullopt;
+  int by_smem = int(chip.shared_memory_per_sm / (stages * stage));
+  int by_regs = int(accumulator_budget(chip) / accumulator);
+  int ctas = std::max(1, std::min({by_smem, by_regs, chip.max_ctas_per_sm}));
+  return Footprint{stage, stages, ctas};
+}
+
+int k_step(const GemmOp& g) {
+  DType math = gemm_math_dtype(g);
+  if (math == DType::fp32) return 16;                        // SIMT: a few K per stage
+  return int(128 / bytes_per_element(math));                 // tensor cores: 128-byte K slices
+}
+
+// Analytic wave model used only to rank candidates (the simulation decides the real time).
+double estimate(const GemmOp& g, const GpuChip& chip, const GemmTiling& t) {
+  double ea = bytes_per_element(g.a), eb = bytes_per_element(g.b), eo = bytes_per_element(g.out);
+  std::int64_t tm = ceil_div(g.m, t.bm), tn = ceil_div(g.n, t.bn);
+  double tiles = double(tm * tn * g.groups * t.split_k);
+  double kc = double(ceil_div(ceil_div(g.k, t.split_k), t.bk) * t.bk);
+  double slots = double(chip.sm_count) * t.ctas_per_sm;
+  double waves = std::ceil(tiles / slots);
+  double active = std::min(tiles, slots);
+  double sharing = std::min<double>(t.ctas_per_sm, std::ceil(tiles / chip.sm_count));
+  double sm_rate = gemm_sm_flop_rate(g, chip);
+  double math = 2.0 * t.bm * t.bn * kc / (sm_rate / sharing);
+  double cluster = tm >= chip.cluster_size ? chip.cluster_size : 1;
+  double cta_bytes = (t.bm * ea + t.bn * eb / cluster) * kc;
+  double l2_time = active * cta_bytes / chip.l2_bandwidth;
+  double port = chip.sm_port_bytes_per_clock * chip.clock_hz / sharing;
+  double in_flight = (t.stages - 1) * (t.bm * ea + t.bn * eb) * t.bk;
+  double latency_rate = in_flight / chip.hbm_latency;
+  double load_time = cta_bytes / std::min(port, latency_rate);
+  double epilogue = t.bm * t.bn * eo / port + chip.cta_overhead;
+  double wave = std::max({math, l2_time, load_time}) + chip.hbm_latency + epilogue;
+  double compulsory = double(g.groups) * (double(g.m) * g.k * ea + double(g.n) * g.k * eb + double(g.m) * g.n * eo);
+  double hbm = compulsory / chip.usable_hbm_bandwidth();
+  double reduce = t.split_k > 1 ? 2.0 * tiles * t.bm * t.bn * 4.0 / chip.l2_bandwidth : 0;
+  return chip.launch_overhead + std::max(waves * wave, hbm + chip.hbm_latency) + reduce;
+}
+
+}  // namespace
+
+DType gemm_math_dtype(const GemmOp& g) {
+  // Weight-only formats are dequantised to the activation dtype; otherwise a == b.
+  return g.a;
+}
+
+double gemm_sm_flop_rate(const GemmOp& g, const GpuChip& chip) {
+  DType math = gemm_math_dtype(g);
+  double efficiency = math == DType::fp32 ? chip.simt_efficiency : chip.tensor_efficiency;
+  return chip.flop_rate_per_sm(math) * efficiency;
+}
+
+std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
+  std::vector<GemmTiling> out;
+  bool simt = gemm_math_dtype(g) == DType::fp32;
+  int bk = k_step(g);
+  for (const auto& shape : simt ? simt_tiles() : tensor_tiles()) {
+    auto fp = footprint(g, chip, shape.bm, shape.bn, bk);
+    if (!fp) continue;
+    double base_tiles = double(ceil_div(g.m, shape.bm) * ceil_div(g.n, shape.bn) * g.groups);
+    for (int split : kSplitFactors) {
+      if (split > 1 && (base_tiles * split > 2.0 * chip.sm_count * fp->ctas_per_sm ||
+                        ceil_div(g.k, split) < 4 * bk))
+        break;
+      GemmTiling t{shape.bm, shape.bn, bk, fp->stages, split, fp->ctas_per_sm, 0};
+      t.predicted_seconds = estimate(g, chip, t);
+      out.push_back(t);
+    }
+  }
+  return out;
+}
+
+GemmTiling choose_gemm_tiling(const GemmOp& g, const GpuChip& chip) {
+  auto all = gemm_candidates(g, chip);
+  return *std::min_element(all.begin(), all.end(), [](const GemmTiling& a, const GemmTiling& b) {
+    return a.predicted_seconds < b.predicted_seconds;
+  });
+}
+
+Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t, const GpuChip& chip,
+                  std::int64_t object_base) {
+  double ea = bytes_per_element(g.a), eb = bytes_per_element(g.b), eo = bytes_per_element(g.out);
+  std::int64_t tm = ceil_div(g.m, t.bm), tn = ceil_div(g.n, t.bn);
+  std::int64_t k_per_split = ceil_div(g.k, t.split_k);
+  int cluster = tm >= chip.cluster_size ? chip.cluster_size : 1;
+
+  Kernel k;
+  k.name = name;
+  k.op_class = "gemm";
+  k.dtype = gemm_math_dtype(g);
+  k.config = fmt::format("tile {}x{}x{} stages {} split-k {} cluster {} ({} CTA/SM)", t.bm, t.bn, t.bk,
+                         t.stages, t.split_k, cluster, t.ctas_per_sm);
+  k.sm_flop_rate = gemm_sm_flop_rate(g, chip);
+  k.ctas_per_sm = t.ctas_per_sm;
+  k.bytes_in_flight = (t.stages - 1) * (t.bm * ea + t.bn * eb) * t.bk;
+  double a_share = t.bm * ea, b_share = t.bn * eb;
+  k.l2_read_factor = (a_share + b_share / cluster) / (a_share + b_share);
+  k.prologue = chip.hbm_latency;
+  k.flops = 2.0 * double(g.m) * g.n * g.k * g.groups;
+  k.min_bytes = double(g.groups) * (double(g.m) * g.k * ea + double(g.n) * g.k * eb + double(g.m) * g.n * eo);
+  k.peak_flop_rate = chip.peak_flop_rate(k.dtype);
+
+  // L2 objects: A row-panels and B column-panels per (group, k-slice).
+  auto a_id = [&](std::int64_t grp, std::int64_t i, std::int64_t s) {
+    return object_base + ((grp * tm + i) * t.split_k + s) * 2;
+  };
+  auto b_id = [&](std::int64_t grp, std::int64_t j, std::int64_t s) {
+    return object_base + ((g.groups * tm + grp * tn + j) * t.split_k + s) * 2 + 1;
+  };
+  double kc_padded = double(ceil_div(k_per_split, t.bk) * t.bk);
+  k.ctas.reserve(std::size_t(g.groups * tm * tn * t.split_k));
+  for (std::int64_t grp = 0; grp < g.groups; ++grp) {
+    for (std::int64_t i = 0; i < tm; ++i) {
+      double rows = double(std::min<std::int64_t>(t.bm, g.m - i * t.bm));
+      for (std::int64_t j = 0; j < tn; ++j) {
+        double cols = double(std::min<std::int64_t>(t.bn, g.n - j * t.bn));
+        for (std::int64_t s = 0; s < t.split_k; ++s) {
+          double kc = double(std::min(k_per_split, g.k - s * k_per_split));
+          CtaWork c;
+          c.flops = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
+          c.reads = {{a_id(grp, i, s), rows * kc * ea}, {b_id(grp, j, s), cols * kc * eb}};
+          c.write_bytes = s == 0 ? rows * cols * eo : 0;
+          c.scratch_bytes = t.split_k > 1 ? 2.0 * rows * cols * 4.0 : 0;
+          k.ctas.push_back(std::move(c));
+        }
+      }
+    }
+  }
+  return k;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,36 @@
+#pragma once
+// GEMM → one kernel of CTA tiles, chosen the way a library's heuristic would: enumerate tile
+// shapes (and split-K factors for grids too small to fill the chip), predict each one's time with
+// an analytic wave model, keep the fastest. The chosen kernel is then simulated.
+#include <string>
+#include <vector>
+
+#include "models/gpu/gpu_chip.h"
+#include "models/gpu/kernel.h"
+#include "workloads/op.h"
+
+namespace hwsim {
+
+struct GemmTiling {
+  int bm = 0, bn = 0, bk = 0;  // CTA tile (bk: K elements per pipeline stage)
+  int stages = 0;              // pipeline stages in shared memory
+  int split_k = 1;             // CTAs sharing one output tile along K
+  int ctas_per_sm = 1;
+  double predicted_seconds = 0;// analytic estimate used for the choice
+};
+
+// Every feasible candidate with its estimate, in a fixed order (deterministic).
+std::vector<GemmTiling> gemm_candidates(const GemmOp& gemm, const GpuChip& chip);
+
+// The fastest candidate (ties: the earlier one in candidate order).
+GemmTiling choose_gemm_tiling(const GemmOp& gemm, const GpuChip& chip);
+
+// Builds the kernel for `tiling`. `object_base` makes L2 object ids unique across kernels.
+Kernel lower_gemm(const GemmOp& gemm, const std::string& name, const GemmTiling& tiling,
+                  const GpuChip& chip, std::int64_t object_base);
+
+// The math dtype a GEMM runs in, and the SM FLOP rate (efficiency applied) for it.
+DType gemm_math_dtype(const GemmOp& gemm);
+double gemm_sm_flop_rate(const GemmOp& gemm, const GpuChip& chip);
+
+}  // namespace hwsim

@@ -1,0 +1,15 @@
+#pragma once
+// Memory-bound ops (norms, elementwise, copies) → one kernel of CTAs that each stream a slice of
+// the data: bandwidth-bound tiles with their own launch overhead.
+#include <string>
+
+#include "models/gpu/gpu_chip.h"
+#include "models/gpu/kernel.h"
+#include "workloads/op.h"
+
+namespace hwsim {
+
+Kernel lower_stream(const StreamOp& op, const std::string& name, const std::string& op_class,
+                    const GpuChip& chip);
+
+}  // namespace hwsim

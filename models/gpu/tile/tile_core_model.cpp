@@ -1,0 +1,72 @@
+// The "tile" GPU core model: lowers each op to a kernel of CTA tiles and simulates the kernels on
+// a TileMachine, one step after another.
+#include <fmt/format.h>
+
+#include "models/gpu/gpu_chip.h"
+#include "models/gpu/i_gpu_core.h"
+#include "models/gpu/tile/gemm_lowering.h"
+#include "models/gpu/tile/stream_lowering.h"
+#include "models/gpu/tile/tile_machine.h"
+#include "sim/error.h"
+#include "sim/registry.h"
+
+namespace hwsim {
+namespace {
+
+class TileCoreModel : public GpuCoreModel {
+ public:
+  explicit TileCoreModel(const Config& config) : chip_(GpuChip::from_config(config)) {}
+
+  RunResult run(const Workload& workload) override {
+    init_systemc();
+    RunResult result;
+    result.level = "tile";
+    std::vector<std::unique_ptr<TileMachine>> machines;
+    std::vector<std::size_t> kernel_counts;
+    // One machine per step keeps steps independent (each starts with a cold L2) while all of
+    // them share one elaboration.
+    for (std::size_t s = 0; s < workload.steps.size(); ++s) {
+      auto machine = std::make_unique<TileMachine>(fmt::format("step{}", s).c_str(), chip_);
+      machine->enqueue(lower_step(workload.steps[s]));
+      machines.push_back(std::move(machine));
+    }
+    sc_core::sc_start();
+    for (std::size_t s = 0; s < workload.steps.size(); ++s) {
+      StepResult step;
+      step.label = workload.steps[s].label;
+      step.kernels = machines[s]->records();
+      step.seconds = machines[s]->finish_time();
+      result.steps.push_back(std::move(step));
+    }
+    finalize(result);
+    return result;
+  }
+
+ private:
+  std::vector<Kernel> lower_step(const WorkloadStep& step) const {
+    std::vector<Kernel> kernels;
+    std::int64_t object_base = 0;
+    for (OpVertex v : execution_order(step.graph)) {
+      const Op& op = step.graph[v];
+      if (const auto* g = std::get_if<GemmOp>(&op.shape)) {
+        DType math = gemm_math_dtype(*g);
+        if (!chip_.supports(math))
+          workload_error(fmt::format("{}: {} math is not supported by {} (its gpu.sm.flops_per_clock.{} is 0)",
+                                     op.name, dtype_name(math), chip_.name, dtype_name(math)));
+        kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip_), chip_, object_base));
+      } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
+        kernels.push_back(lower_stream(*st, op.name, op.op_class, chip_));
+      }
+      object_base += std::int64_t(1) << 40;
+    }
+    return kernels;
+  }
+
+  GpuChip chip_;
+};
+
+HWSIM_REGISTER(GpuCoreModel, TileCoreModel, "tile",
+               "CTA tiles dispatched in waves; L2/HBM as shared bandwidth servers (default)");
+
+}  // namespace
+}  // namespace hwsim

@@ -1,0 +1,167 @@
+#include "models/gpu/tile/tile_machine.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace hwsim {
+
+// Book-keeping of the kernel in flight.
+struct TileMachine::KernelRun {
+  const Kernel* kernel;
+  KernelRecord record;
+  std::size_t next_cta = 0;
+  std::size_t finished = 0;
+  double start = 0;
+  double overhead_sm_seconds = 0;  // prologue + epilogue + per-CTA cost, summed over CTAs
+  std::vector<int> free_slots;     // per SM
+};
+
+TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
+    : sc_core::sc_module(name), chip_(chip), timers_("timers"), flows_("flows"), l2_(chip.l2_bytes) {
+  auto& net = flows_.network();
+  l2_resource_ = net.add_resource("l2", chip.l2_bandwidth);
+  hbm_resource_ = net.add_resource("hbm", chip.usable_hbm_bandwidth());
+  sms_.resize(std::size_t(chip.sm_count));
+  for (int i = 0; i < chip.sm_count; ++i) sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0);
+  SC_THREAD(stream);
+}
+
+void TileMachine::enqueue(std::vector<Kernel> kernels) {
+  for (auto& k : kernels) queue_.push_back(std::move(k));
+}
+
+void TileMachine::sm_enter(int sm) {
+  auto& s = sms_[std::size_t(sm)];
+  if (s.active++ == 0) s.busy_since = sim_now();
+}
+
+void TileMachine::sm_leave(int sm) {
+  auto& s = sms_[std::size_t(sm)];
+  if (--s.active == 0) s.busy_total += sim_now() - s.busy_since;
+}
+
+void TileMachine::stream() {
+  auto& net = flows_.network();
+  for (const Kernel& kernel : queue_) {
+    KernelRun run{&kernel, {}, 0, 0, sim_now(), 0, {}};
+    run.record.name = kernel.name;
+    run.record.op_class = kernel.op_class;
+    run.record.config = kernel.config;
+    run.record.dtype = std::string(dtype_name(kernel.dtype));
+    run.record.start = sim_now();
+    run.record.flops = kernel.flops;
+    run.record.min_bytes = kernel.min_bytes;
+    run.record.ctas = int(kernel.ctas.size());
+    run.record.ctas_per_sm = kernel.ctas_per_sm;
+    run.record.sms_used = int(std::min<std::size_t>(kernel.ctas.size(), std::size_t(chip_.sm_count)));
+    run.record.waves = double(kernel.ctas.size()) / (double(chip_.sm_count) * kernel.ctas_per_sm);
+    run.record.peak_flop_rate = kernel.peak_flop_rate;
+    run.record.peak_hbm_bandwidth = chip_.hbm_bandwidth;
+    for (auto& s : sms_) s.busy_total = 0;
+    double l2_before = net.bytes_through(l2_resource_), hbm_before = net.bytes_through(hbm_resource_);
+
+    wait(to_sc_time(chip_.launch_overhead));
+    run.free_slots.assign(std::size_t(chip_.sm_count), kernel.ctas_per_sm);
+    if (kernel.ctas.empty()) {
+      kernel_done_.notify(sc_core::SC_ZERO_TIME);
+    } else {
+      dispatch(run);
+    }
+    wait(kernel_done_);
+
+    double end = sim_now();
+    net.advance_to(end);
+    run.record.end = end;
+    run.record.l2_bytes = net.bytes_through(l2_resource_) - l2_before;
+    run.record.hbm_bytes = net.bytes_through(hbm_resource_) - hbm_before;
+    // Time accounting in SM-seconds, then averaged over the SMs.
+    double duration = end - run.start;
+    double sm_seconds = duration * chip_.sm_count;
+    double busy = 0;
+    for (const auto& s : sms_) busy += s.busy_total;
+    double math = kernel.sm_flop_rate > 0 ? kernel.flops / kernel.sm_flop_rate : 0;
+    double overhead = chip_.launch_overhead * chip_.sm_count + run.overhead_sm_seconds / kernel.ctas_per_sm;
+    double idle = std::max(0.0, sm_seconds - busy - chip_.launch_overhead * chip_.sm_count);
+    math = std::min(math, std::max(0.0, sm_seconds - overhead - idle));
+    double memory_wait = std::max(0.0, sm_seconds - math - overhead - idle);
+    double n = chip_.sm_count;
+    run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, overhead / n, idle / n};
+    records_.push_back(run.record);
+  }
+  finish_time_ = sim_now();
+}
+
+void TileMachine::dispatch(KernelRun& run) {
+  // Breadth-first over SMs, as the hardware's block scheduler spreads a grid.
+  const Kernel& k = *run.kernel;
+  bool placed = true;
+  while (placed && run.next_cta < k.ctas.size()) {
+    placed = false;
+    for (int sm = 0; sm < chip_.sm_count && run.next_cta < k.ctas.size(); ++sm) {
+      if (run.free_slots[std::size_t(sm)] == 0) continue;
+      --run.free_slots[std::size_t(sm)];
+      start_cta(run, run.next_cta++, sm);
+      placed = true;
+    }
+  }
+}
+
+void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
+  const Kernel& k = *run.kernel;
+  const CtaWork& cta = k.ctas[index];
+  sm_enter(sm);
+  double read_bytes = 0, miss_bytes = 0;
+  for (const auto& r : cta.reads) {
+    read_bytes += r.bytes;
+    miss_bytes += l2_.access(r.object, r.bytes);
+  }
+  double miss_fraction = read_bytes > 0 ? miss_bytes / read_bytes : 0;
+  double port = chip_.sm_port_bytes_per_clock * chip_.clock_hz;
+
+  FlowSpec main;
+  main.bytes = read_bytes;
+  // SM time per operand byte: math or the SM's L2 port, whichever is slower (they overlap).
+  double sm_per_byte = read_bytes > 0 ? std::max(cta.flops / read_bytes / k.sm_flop_rate, 1.0 / port) : 0;
+  main.demands = {{l2_resource_, k.l2_read_factor}, {hbm_resource_, miss_fraction},
+                  {sms_[std::size_t(sm)].resource, sm_per_byte}};
+  double latency = chip_.l2_latency + miss_fraction * (chip_.hbm_latency - chip_.l2_latency);
+  if (k.bytes_in_flight > 0) main.max_rate = k.bytes_in_flight / latency;
+  double math_alone = k.sm_flop_rate > 0 ? cta.flops / k.sm_flop_rate : 0;
+  if (read_bytes == 0) {
+    // Pure math: an SM-time flow with no memory traffic.
+    main.bytes = math_alone;
+    main.max_rate = std::numeric_limits<double>::infinity();
+    main.demands = {{sms_[std::size_t(sm)].resource, 1.0}};
+  }
+
+  FlowSpec epilogue;
+  epilogue.bytes = cta.write_bytes + cta.scratch_bytes;
+  double total_out = epilogue.bytes;
+  epilogue.demands = {{l2_resource_, 1.0},
+                      {hbm_resource_, total_out > 0 ? cta.write_bytes / total_out : 0},
+                      {sms_[std::size_t(sm)].resource, 1.0 / port}};
+  double epilogue_alone = total_out / port;
+  double overhead = k.prologue + epilogue_alone + chip_.cta_overhead;
+  run.overhead_sm_seconds += overhead;
+
+  timers_.after(k.prologue, [this, &run, main, epilogue, sm, overhead]() {
+    flows_.start(main, [this, &run, epilogue, sm, overhead]() {
+      flows_.start(epilogue, [this, &run, sm, overhead]() {
+        timers_.after(chip_.cta_overhead, [this, &run, sm, overhead]() { finish_cta(run, sm, overhead); });
+      });
+    });
+  });
+}
+
+void TileMachine::finish_cta(KernelRun& run, int sm, double) {
+  sm_leave(sm);
+  ++run.free_slots[std::size_t(sm)];
+  ++run.finished;
+  if (run.finished == run.kernel->ctas.size()) {
+    kernel_done_.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  dispatch(run);
+}
+
+}  // namespace hwsim

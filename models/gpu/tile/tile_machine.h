@@ -1,0 +1,57 @@
+#pragma once
+// The tile-level GPU as SystemC modules: a kernel stream (SC_THREAD) launches kernels one after
+// another; a CTA dispatcher places CTAs on free SM slots; each CTA fills its pipeline, streams its
+// operands through L2/HBM (a flow on the shared FlowHost, at the pace of its SM's math or of
+// memory, whichever is slower), writes its results, and frees its slot. Nothing ticks: every
+// step waits for a timer or a flow completion.
+#include <memory>
+#include <vector>
+
+#include "models/gpu/gpu_chip.h"
+#include "models/gpu/kernel.h"
+#include "models/memory/l2_residency.h"
+#include "sim/engine/flow_host.h"
+#include "sim/engine/timer_queue.h"
+#include "sim/result.h"
+
+namespace hwsim {
+
+class TileMachine : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(TileMachine);
+  TileMachine(sc_core::sc_module_name name, const GpuChip& chip);
+
+  // Queues kernels of one step; call before sc_start(). Records come back in kernel order.
+  void enqueue(std::vector<Kernel> kernels);
+  const std::vector<KernelRecord>& records() const { return records_; }
+  double finish_time() const { return finish_time_; }
+
+ private:
+  struct SmState {
+    ResourceId resource;  // the SM's share of time in the flow network
+    int active = 0;       // resident CTAs
+    double busy_since = 0;
+    double busy_total = 0;
+  };
+  struct KernelRun;
+
+  void stream();                                  // SC_THREAD: one kernel after another
+  void dispatch(KernelRun& run);                  // fill free slots
+  void start_cta(KernelRun& run, std::size_t cta, int sm);
+  void finish_cta(KernelRun& run, int sm, double overhead_seconds);
+  void sm_enter(int sm);
+  void sm_leave(int sm);
+
+  const GpuChip chip_;
+  TimerQueue timers_;
+  FlowHost flows_;
+  L2Residency l2_;
+  ResourceId l2_resource_, hbm_resource_;
+  std::vector<SmState> sms_;
+  std::vector<Kernel> queue_;
+  std::vector<KernelRecord> records_;
+  sc_core::sc_event kernel_done_;
+  double finish_time_ = 0;
+};
+
+}  // namespace hwsim

@@ -1,0 +1,23 @@
+#include <iostream>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/output_file.h"
+#include "sim/config/config.h"
+#include "sim/simulate.h"
+#include "viz/json_report.h"
+#include "viz/text_report.h"
+#include "workloads/workload.h"
+
+namespace hwsim {
+
+int run_command(const RunOptions& options) {
+  Config config = load_config(options.chip, options.overrides);
+  Workload workload = WorkloadCatalog::build(options.workload);
+  RunResult result = simulate(config, workload);
+  if (!options.json_path.empty())
+    write_file_atomically(options.json_path, run_document(config, workload, result).dump(2) + "\n");
+  if (!options.quiet) print_text_report(std::cout, config, workload, result);
+  return 0;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,294 @@
+// load_config(): TOML file → `extends` chain → --set overrides → validated, typed Config.
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "sim/config/config.h"
+#include "sim/did_you_mean.h"
+#include "sim/error.h"
+
+namespace hwsim {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string where(const toml::node& node, const std::string& fallback) {
+  const auto& src = node.source();
+  if (src.path && src.begin.line) return fmt::format("{}:{}", *src.path, src.begin.line);
+  return fallback;
+}
+
+toml::table parse_toml_file(const std::string& path) {
+  try {
+    return toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    config_error(fmt::format("{}:{}:{}: TOML syntax error: {}", path, e.source().begin.line,
+                             e.source().begin.column, e.description()));
+  }
+}
+
+// Child values win; tables merge key by key.
+void merge_into(toml::table& base, const toml::table& child) {
+  for (const auto& [key, node] : child) {
+    auto* base_table = base[key].as_table();
+    if (base_table && node.is_table()) {
+      merge_into(*base_table, *node.as_table());
+    } else {
+      base.insert_or_assign(key, node);
+    }
+  }
+}
+
+// Loads `path` with its extends chain; `stack` holds the files being loaded to detect cycles.
+toml::table load_with_extends(const std::string& path, std::vector<std::string>& stack) {
+  std::error_code ec;
+  std::string canonical = fs::weakly_canonical(path, ec).string();
+  for (const auto& open : stack) {
+    if (open == canonical) {
+      std::string chain;
+      for (const auto& s : stack) chain += s + " → ";
+      config_error(fmt::format("{}: extends: cycle: {}{}", stack.back(), chain, canonical));
+    }
+  }
+  if (!fs::is_regular_file(path)) {
+    config_error(fmt::format("{}: no such chip file", path));
+  }
+  stack.push_back(canonical);
+  toml::table own = parse_toml_file(path);
+  toml::table result;
+  if (auto* parent = own.get("extends")) {
+    auto parent_name = parent->value<std::string>();
+    if (!parent_name) config_error(fmt::format("{}: extends: must be a file name string", where(*parent, path)));
+    fs::path parent_path = fs::path(path).parent_path() / *parent_name;
+    if (!fs::is_regular_file(parent_path)) {
+      config_error(fmt::format("{}: extends: no such file '{}' (looked for {})", where(*parent, path),
+                               *parent_name, parent_path.string()));
+    }
+    result = load_with_extends(parent_path.string(), stack);
+    own.erase("extends");
+  }
+  merge_into(result, own);
+  stack.pop_back();
+  return result;
+}
+
+// Flattens nested tables into dotted leaf keys.
+void collect_leaves(const toml::table& table, const std::string& prefix,
+                    std::vector<std::pair<std::string, const toml::node*>>& out) {
+  for (const auto& [key, node] : table) {
+    std::string full = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
+    if (const auto* sub = node.as_table()) {
+      collect_leaves(*sub, full, out);
+    } else {
+      out.emplace_back(full, &node);
+    }
+  }
+}
+
+// Ensures the dotted key's parent tables exist in `root`; returns the innermost table.
+toml::table& table_for(toml::table& root, const std::string& key, std::string& leaf) {
+  toml::table* t = &root;
+  std::size_t start = 0;
+  for (std::size_t dot; (dot = key.find('.', start)) != std::string::npos; start = dot + 1) {
+    std::string part = key.substr(start, dot - start);
+    if (!t->get(part) || !t->get(part)->is_table()) t->insert_or_assign(part, toml::table{});
+    t = t->get(part)->as_table();
+  }
+  leaf = key.substr(start);
+  return *t;
+}
+
+void check_positive(const ParamValue& v, const std::string& at) {
+  const ParamDecl& d = *v.decl;
+  if (v.number == 0 && !d.allow_zero) {
+    config_error(fmt::format("{}: {}: must be greater than zero ({})", at, d.key,
+                             d.type == ParamType::quantity ? std::string(example_units(d.dimension))
+                                                           : std::string("a positive number")));
+  }
+}
+
+// Converts one TOML value (or --set text) to a typed ParamValue; `written` is the raw text for
+// --set values (empty when `node` carries the value).
+ParamValue typed_value(const ParamDecl& d, const toml::node* node, const std::string& written,
+                       const std::string& at) {
+  ParamValue v;
+  v.decl = &d;
+  v.origin = at;
+  auto expect = [&](const std::string& what) -> std::string {
+    return fmt::format("{}: {}: expected {}", at, d.key, what);
+  };
+  auto as_string = [&]() -> std::optional<std::string> {
+    if (!node) return written;
+    if (auto s = node->value<std::string>()) return *s;
+    return std::nullopt;
+  };
+  auto as_double = [&]() -> std::optional<double> {
+    if (node) {
+      if (node->is_integer() || node->is_floating_point()) return node->value<double>();
+      return std::nullopt;
+    }
+    std::string why;
+    auto q = parse_quantity(written, &why);
+    if (!q || q->dimension != Dimension::none) return std::nullopt;
+    return q->value;
+  };
+  switch (d.type) {
+    case ParamType::count:
+    case ParamType::integer: {
+      std::optional<double> x;
+      if (node) {
+        if (auto i = node->value_exact<int64_t>()) x = double(*i);
+      } else {
+        x = as_double();
+      }
+      if (!x || *x != double(int64_t(*x)))
+        config_error(expect(d.type == ParamType::count ? "a whole number >= 1" : "a whole number >= 0"));
+      if (*x < (d.type == ParamType::count ? 1 : 0))
+        config_error(fmt::format("{}: {}: {} is out of range (must be {})", at, d.key, *x,
+                                 d.type == ParamType::count ? ">= 1" : ">= 0"));
+      v.number = *x;
+      break;
+    }
+    case ParamType::real:
+    case ParamType::fraction: {
+      auto x = as_double();
+      if (!x) config_error(expect(d.type == ParamType::fraction ? "a number in (0, 1]" : "a number"));
+      if (*x < 0) config_error(fmt::format("{}: {}: {} is negative", at, d.key, *x));
+      if (d.type == ParamType::fraction && (*x <= 0 || *x > 1))
+        config_error(fmt::format("{}: {}: {} is out of range (a fraction in (0, 1])", at, d.key, *x));
+      v.number = *x;
+      check_positive(v, at);
+      break;
+    }
+    case ParamType::quantity: {
+      auto s = as_string();
+      if (!s)
+        config_error(fmt::format("{}: {}: expected a {} with its unit as a string ({})", at, d.key,
+                                 dimension_name(d.dimension), example_units(d.dimension)));
+      std::string why;
+      auto x = parse_quantity_as(*s, d.dimension, &why);
+      if (!x) config_error(fmt::format("{}: {}: {}", at, d.key, why));
+      v.number = *x;
+      v.text = *s;
+      check_positive(v, at);
+      break;
+    }
+    case ParamType::choice: {
+      auto s = as_string();
+      if (!s) config_error(expect("one of: " + join(d.choices)));
+      if (std::find(d.choices.begin(), d.choices.end(), *s) == d.choices.end())
+        config_error(fmt::format("{}: {}: '{}' is not one of: {}{}", at, d.key, *s, join(d.choices),
+                                 did_you_mean(*s, d.choices)));
+      v.text = *s;
+      break;
+    }
+    case ParamType::text: {
+      auto s = as_string();
+      if (!s) config_error(expect("a string"));
+      v.text = *s;
+      break;
+    }
+    case ParamType::boolean: {
+      if (node) {
+        auto b = node->value_exact<bool>();
+        if (!b) config_error(expect("true or false"));
+        v.flag = *b;
+      } else if (written == "true" || written == "false") {
+        v.flag = written == "true";
+      } else {
+        config_error(expect("true or false"));
+      }
+      break;
+    }
+  }
+  return v;
+}
+
+// The TOML node a typed value is written back as in the resolved configuration.
+void write_resolved(toml::table& root, const ParamValue& v) {
+  std::string leaf;
+  toml::table& t = table_for(root, v.decl->key, leaf);
+  switch (v.decl->type) {
+    case ParamType::count:
+    case ParamType::integer: t.insert_or_assign(leaf, int64_t(v.number)); break;
+    case ParamType::real:
+    case ParamType::fraction: t.insert_or_assign(leaf, v.number); break;
+    case ParamType::boolean: t.insert_or_assign(leaf, v.flag); break;
+    default: t.insert_or_assign(leaf, v.text); break;
+  }
+}
+
+const ParamDecl& declared_or_fail(const std::string& key, const std::string& at) {
+  const auto& catalog = ParamCatalog::instance();
+  const ParamDecl* d = catalog.find(key);
+  if (!d) config_error(fmt::format("{}: {}: unknown key{}", at, key, did_you_mean(key, catalog.keys())));
+  return *d;
+}
+
+}  // namespace
+
+std::vector<std::string> shipped_chips() {
+  std::vector<std::string> names;
+  fs::path dir = fs::path(HWSIM_SOURCE_DIR) / "configs";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string find_chip_file(const std::string& chip) {
+  if (fs::is_regular_file(chip)) return chip;
+  if (chip.find('/') == std::string::npos && chip.find(".toml") == std::string::npos) {
+    for (const fs::path& dir : {fs::path("configs"), fs::path(HWSIM_SOURCE_DIR) / "configs"}) {
+      fs::path candidate = dir / (chip + ".toml");
+      if (fs::is_regular_file(candidate)) return candidate.string();
+    }
+    config_error(fmt::format("--chip {}: unknown chip; shipped chips: {}{}", chip, join(shipped_chips()),
+                             did_you_mean(chip, shipped_chips())));
+  }
+  config_error(fmt::format("{}: no such chip file", chip));
+}
+
+Config load_config(const std::string& chip, const std::vector<std::string>& overrides) {
+  Config config;
+  config.chip_path_ = find_chip_file(chip);
+  std::vector<std::string> stack;
+  toml::table merged = load_with_extends(config.chip_path_, stack);
+
+  // Values from the files.
+  std::vector<std::pair<std::string, const toml::node*>> leaves;
+  collect_leaves(merged, "", leaves);
+  for (const auto& [key, node] : leaves) {
+    std::string at = where(*node, config.chip_path_);
+    const ParamDecl& d = declared_or_fail(key, at);
+    config.values_[key] = typed_value(d, node, "", at);
+  }
+  // --set overrides, in order.
+  for (const auto& assignment : overrides) {
+    auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+      config_error(fmt::format("--set {}: expected KEY=VALUE (e.g. --set memory.hbm.bandwidth=4.8TB/s)", assignment));
+    std::string key = assignment.substr(0, eq);
+    const ParamDecl& d = declared_or_fail(key, "--set");
+    config.values_[key] = typed_value(d, nullptr, assignment.substr(eq + 1), "--set");
+  }
+  // Defaults and required keys.
+  for (const auto& d : ParamCatalog::instance().all()) {
+    if (config.values_.count(d.key)) continue;
+    if (!d.default_value) {
+      config_error(fmt::format("{}: {}: missing required key ({}: {})", config.chip_path_, d.key,
+                               type_label(d), d.description));
+    }
+    config.values_[d.key] = typed_value(d, nullptr, *d.default_value, "default");
+  }
+  config.resolved_ = std::make_unique<toml::table>();
+  for (const auto& [key, value] : config.values_) write_resolved(*config.resolved_, value);
+  return config;
+}
+
+}  // namespace hwsim

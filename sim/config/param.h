@@ -1,0 +1,70 @@
+#pragma once
+// Parameter declarations. Every configuration key a model reads is declared exactly once, next to
+// the code that uses it, with its type, unit, default (or "required") and a one-line description
+// (SST style). Declarations self-register in the ParamCatalog at static-initialisation time, so
+// `hwsim list params` prints them and the config loader rejects any key nobody declared.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/units.h"
+
+namespace hwsim {
+
+enum class ParamType {
+  count,     // whole number >= 1
+  integer,   // whole number >= 0
+  real,      // non-negative real number
+  fraction,  // real in (0, 1]
+  quantity,  // number with a unit of `dimension`, strictly positive unless allow_zero
+  choice,    // one of `choices`
+  text,      // free text (names, descriptions)
+  boolean,
+};
+
+struct ParamDecl {
+  std::string key;            // full dotted path, e.g. "memory.hbm.bandwidth"
+  ParamType type = ParamType::real;
+  Dimension dimension = Dimension::none;
+  std::optional<std::string> default_value;  // as a user would write it; nullopt = required
+  std::string description;
+  std::vector<std::string> choices;           // for ParamType::choice
+  bool allow_zero = false;                    // quantity/real: may the value be 0?
+
+  // Fluent modifiers, so declarations read as one line each.
+  ParamDecl& defaults_to(std::string value) { default_value = std::move(value); return *this; }
+  ParamDecl& zero_allowed() { allow_zero = true; return *this; }
+};
+
+// Builders for the common kinds.
+ParamDecl count_param(std::string key, std::string description);
+ParamDecl integer_param(std::string key, std::string description);
+ParamDecl real_param(std::string key, std::string description);
+ParamDecl fraction_param(std::string key, std::string description);
+ParamDecl quantity_param(std::string key, Dimension dimension, std::string description);
+ParamDecl choice_param(std::string key, std::vector<std::string> choices, std::string description);
+ParamDecl text_param(std::string key, std::string description);
+ParamDecl bool_param(std::string key, std::string description);
+
+// "count", "fraction", "bandwidth", ... for listings and errors.
+std::string type_label(const ParamDecl& decl);
+
+// All declared parameters, sorted by key.
+class ParamCatalog {
+ public:
+  static ParamCatalog& instance();
+  void add(ParamDecl decl);  // a second declaration of one key is a bug (aborts)
+  const ParamDecl* find(const std::string& key) const;
+  const std::vector<ParamDecl>& all() const { return decls_; }
+  std::vector<std::string> keys() const;
+
+ private:
+  std::vector<ParamDecl> decls_;
+};
+
+// Put one of these at namespace scope in the .cpp of the component that owns the parameters.
+struct ParamRegistration {
+  explicit ParamRegistration(std::vector<ParamDecl> decls);
+};
+
+}  // namespace hwsim

@@ -1,0 +1,31 @@
+#pragma once
+// SystemC host of a FlowNetwork: components start flows with a completion callback. The host
+// sleeps until the next completion; nothing ticks. Callbacks run in SC_METHOD context.
+#include <functional>
+#include <unordered_map>
+
+#include "sim/engine/flow_network.h"
+#include "sim/engine/systemc.h"
+
+namespace hwsim {
+
+class FlowHost : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(FlowHost);
+  explicit FlowHost(sc_core::sc_module_name name);
+
+  FlowNetwork& network() { return network_; }
+
+  // Starts a flow now; `on_done` runs when it completes.
+  void start(const FlowSpec& spec, std::function<void()> on_done);
+
+ private:
+  void on_wakeup();
+  void reschedule();
+
+  FlowNetwork network_;
+  std::unordered_map<FlowId, std::function<void()>> waiters_;
+  sc_core::sc_event wakeup_;
+};
+
+}  // namespace hwsim

@@ -1,0 +1,128 @@
+#include "sim/engine/flow_network.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hwsim {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// A flow is done when less than this fraction of its bytes (or of one byte) remains; absorbs
+// floating-point residue from advancing to a predicted completion time.
+constexpr double kDoneFraction = 1e-9;
+}  // namespace
+
+ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per_s) {
+  resources_.push_back(Resource{std::move(name), capacity_bytes_per_s});
+  return ResourceId(resources_.size() - 1);
+}
+
+FlowId FlowNetwork::start(const FlowSpec& spec) {
+  Flow f;
+  f.id = next_id_++;
+  f.remaining = spec.bytes;
+  f.initial = spec.bytes;
+  f.max_rate = spec.max_rate;
+  f.demands = spec.demands;
+  flows_.push_back(std::move(f));
+  recompute_rates();
+  return flows_.back().id;
+}
+
+bool FlowNetwork::is_done(const Flow& f) const {
+  return f.remaining <= std::max(1.0, f.initial) * kDoneFraction;
+}
+
+void FlowNetwork::advance_to(double t) {
+  double dt = t - now_;
+  if (dt <= 0) return;
+  std::vector<double> load(resources_.size(), 0.0);
+  for (auto& f : flows_) {
+    double moved = std::min(f.remaining, f.rate * dt);
+    f.remaining -= moved;
+    for (const auto& d : f.demands) {
+      resources_[d.resource].bytes += moved * d.weight;
+      load[d.resource] += f.rate * d.weight;
+    }
+  }
+  for (std::size_t r = 0; r < resources_.size(); ++r) {
+    if (load[r] > 0) resources_[r].busy += dt;
+  }
+  now_ = t;
+}
+
+double FlowNetwork::next_completion() const {
+  double best = kInf;
+  for (const auto& f : flows_) {
+    if (is_done(f)) return now_;
+    if (f.rate > 0) best = std::min(best, now_ + f.remaining / f.rate);
+  }
+  return best;
+}
+
+std::vector<FlowId> FlowNetwork::take_finished() {
+  std::vector<FlowId> done;
+  auto keep = std::remove_if(flows_.begin(), flows_.end(), [&](const Flow& f) {
+    if (!is_done(f)) return false;
+    done.push_back(f.id);
+    return true;
+  });
+  if (keep != flows_.end()) {
+    flows_.erase(keep, flows_.end());
+    recompute_rates();
+  }
+  return done;
+}
+
+double FlowNetwork::current_rate(FlowId id) const {
+  for (const auto& f : flows_)
+    if (f.id == id) return f.rate;
+  return 0;
+}
+
+// Progressive filling: raise every unfrozen flow's rate by the same amount until a flow reaches
+// its cap or a resource saturates; freeze those flows; repeat.
+void FlowNetwork::recompute_rates() {
+  std::vector<double> spare(resources_.size());
+  for (std::size_t r = 0; r < resources_.size(); ++r) spare[r] = resources_[r].capacity;
+  std::vector<char> frozen(flows_.size(), 0);
+  for (std::size_t i = 0; i < flows_.size(); ++i) {
+    flows_[i].rate = 0;
+    if (is_done(flows_[i])) frozen[i] = 1;
+  }
+  std::vector<double> weight(resources_.size());
+  for (;;) {
+    std::fill(weight.begin(), weight.end(), 0.0);
+    double step = kInf;
+    bool any = false;
+    for (std::size_t i = 0; i < flows_.size(); ++i) {
+      if (frozen[i]) continue;
+      any = true;
+      step = std::min(step, flows_[i].max_rate - flows_[i].rate);
+      for (const auto& d : flows_[i].demands) weight[d.resource] += d.weight;
+    }
+    if (!any) break;
+    for (std::size_t r = 0; r < resources_.size(); ++r)
+      if (weight[r] > 0) step = std::min(step, spare[r] / weight[r]);
+    if (!std::isfinite(step)) step = 0;  // unconstrained flow: treat as instantaneous below
+    for (std::size_t r = 0; r < resources_.size(); ++r) spare[r] -= weight[r] * step;
+    bool froze = false;
+    for (std::size_t i = 0; i < flows_.size(); ++i) {
+      if (frozen[i]) continue;
+      Flow& f = flows_[i];
+      f.rate += step;
+      bool saturated = f.rate >= f.max_rate * (1 - 1e-12);
+      for (const auto& d : f.demands)
+        if (d.weight > 0 && spare[d.resource] <= resources_[d.resource].capacity * 1e-12) saturated = true;
+      if (saturated || step == 0) {
+        frozen[i] = 1;
+        froze = true;
+      }
+    }
+    if (!froze) break;  // cannot happen in exact arithmetic; guards against an endless loop
+  }
+  for (auto& f : flows_)
+    if (f.rate == 0 && !is_done(f) && f.max_rate == kInf && f.demands.empty()) f.remaining = 0;
+}
+
+}  // namespace hwsim

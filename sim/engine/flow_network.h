@@ -1,0 +1,84 @@
+#pragma once
+// Fluid bandwidth sharing: the timing core of every shared resource (HBM, L2, links).
+//
+// A resource has a capacity in bytes/s. A flow moves a number of bytes; while active it runs at a
+// rate set by max-min fairness (progressive filling) over every resource it crosses, never above
+// its own cap (the rate its producer/consumer could sustain alone, e.g. an SM's tensor cores or
+// its bytes-in-flight limit). A flow crossing a resource with weight w consumes w × its rate
+// there (an L2 miss fraction, for example). Rates are recomputed whenever a flow starts or ends,
+// so contention is simulated, not assumed.
+//
+// Plain C++ with no SystemC dependency: time is a double in seconds, advanced by the host.
+// Deterministic: the same calls in the same order give bit-identical results.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace hwsim {
+
+using ResourceId = int;
+using FlowId = std::int64_t;
+
+struct FlowDemand {
+  ResourceId resource;
+  double weight;  // bytes consumed at `resource` per byte of flow progress
+};
+
+struct FlowSpec {
+  double bytes = 0;                                          // flow size (progress units)
+  double max_rate = std::numeric_limits<double>::infinity(); // bytes/s the flow can sustain alone
+  std::vector<FlowDemand> demands;                           // resources crossed
+};
+
+class FlowNetwork {
+ public:
+  ResourceId add_resource(std::string name, double capacity_bytes_per_s);
+
+  // Starts a flow at the current time; returns its id.
+  FlowId start(const FlowSpec& spec);
+
+  // Moves time forward to `t` (>= now()); flows progress at their current rates.
+  void advance_to(double t);
+
+  // Absolute time at which the next active flow completes (infinity when none is active).
+  double next_completion() const;
+
+  // Removes and returns the flows finished at now() (in start order).
+  std::vector<FlowId> take_finished();
+
+  double now() const { return now_; }
+  std::size_t active_flows() const { return flows_.size(); }
+  double current_rate(FlowId id) const;
+
+  // Bytes moved through a resource so far, and time it spent with any demand (busy), for stats.
+  double bytes_through(ResourceId r) const { return resources_[r].bytes; }
+  double busy_seconds(ResourceId r) const { return resources_[r].busy; }
+  double capacity(ResourceId r) const { return resources_[r].capacity; }
+  const std::string& name(ResourceId r) const { return resources_[r].name; }
+
+ private:
+  struct Resource {
+    std::string name;
+    double capacity;
+    double bytes = 0;
+    double busy = 0;
+  };
+  struct Flow {
+    FlowId id;
+    double remaining;
+    double initial;
+    double rate = 0;
+    double max_rate;
+    std::vector<FlowDemand> demands;
+  };
+  void recompute_rates();
+  bool is_done(const Flow& f) const;
+
+  std::vector<Resource> resources_;
+  std::vector<Flow> flows_;
+  FlowId next_id_ = 0;
+  double now_ = 0;
+};
+
+}  // namespace hwsim

@@ -1,0 +1,34 @@
+#pragma once
+// Lazy timers (riscv-vp style): components ask for a callback after a delay; one SC_METHOD sleeps
+// until the earliest deadline. Callbacks run in SC_METHOD context (they must not wait()).
+// Equal deadlines fire in the order they were requested, so runs are deterministic.
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "sim/engine/systemc.h"
+
+namespace hwsim {
+
+class TimerQueue : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(TimerQueue);
+  explicit TimerQueue(sc_core::sc_module_name name);
+  void after(double seconds, std::function<void()> callback);
+
+ private:
+  struct Timer {
+    double when;
+    std::uint64_t sequence;
+    std::function<void()> callback;
+    bool operator>(const Timer& o) const {
+      return when != o.when ? when > o.when : sequence > o.sequence;
+    }
+  };
+  void on_wakeup();
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
+  std::uint64_t sequence_ = 0;
+  sc_core::sc_event wakeup_;
+};
+
+}  // namespace hwsim

@@ -1,0 +1,37 @@
+#pragma once
+// User-facing errors. Every mistake a user can make (bad TOML, unknown key, bad workload spec,
+// impossible value, a workload that does not fit) is thrown as a UserError carrying one line of
+// text and the documented process exit code; main() prints the line and exits. Anything else that
+// escapes is an internal fault (a bug) and exits with ExitCode::internal.
+#include <stdexcept>
+#include <string>
+
+namespace hwsim {
+
+// Exit codes, documented in README.md ("Exit codes").
+enum class ExitCode : int {
+  ok = 0,
+  internal = 1,     // a bug: please report
+  usage = 2,        // bad command line
+  config = 3,       // bad chip configuration (TOML, --set)
+  workload = 4,     // bad workload spec, or it does not fit the chip
+  io = 5,           // a file could not be read or written
+  validation = 6,   // `hwsim validate --max-mape` threshold exceeded
+};
+
+class UserError : public std::runtime_error {
+ public:
+  UserError(ExitCode code, const std::string& line) : std::runtime_error(line), code_(code) {}
+  ExitCode code() const { return code_; }
+
+ private:
+  ExitCode code_;
+};
+
+// Shorthands, so a throw site reads as what went wrong.
+[[noreturn]] inline void config_error(const std::string& line) { throw UserError(ExitCode::config, line); }
+[[noreturn]] inline void workload_error(const std::string& line) { throw UserError(ExitCode::workload, line); }
+[[noreturn]] inline void usage_error(const std::string& line) { throw UserError(ExitCode::usage, line); }
+[[noreturn]] inline void io_error(const std::string& line) { throw UserError(ExitCode::io, line); }
+
+}  // namespace hwsim

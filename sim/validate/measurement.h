@@ -1,0 +1,45 @@
+#pragma once
+// Measurement records (JSON Lines, the format of shared/calibration/README.md) and the kinds the
+// simulator understands. A kind adapter turns a record into a workload spec (and, optionally, a
+// chip override); records of unknown kinds, or without `seconds`, are skipped and counted.
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hwsim {
+
+struct Measurement {
+  std::string kind;
+  double seconds = 0;
+  nlohmann::json fields;   // the whole record
+  int line = 0;            // 1-based line in its file
+};
+
+// What to simulate for a record: the workload spec, and how to read the prediction (seconds)
+// from the run's JSON document (default: result.seconds).
+struct PredictionPlan {
+  std::string workload;
+  std::function<double(const nlohmann::json& document)> predicted_seconds;
+};
+
+using MeasurementAdapter = std::function<std::optional<PredictionPlan>(const Measurement&)>;
+
+class MeasurementKinds {
+ public:
+  static std::map<std::string, MeasurementAdapter>& adapters();
+  static bool add(const std::string& kind, MeasurementAdapter adapter);
+};
+
+// Reads every line of a .jsonl file; a malformed line is a UserError naming file and line.
+std::vector<Measurement> read_measurements(const std::string& path);
+
+#define HWSIM_REGISTER_MEASUREMENT(kind, adapter)                                      \
+  static const bool HWSIM_REGISTER_CONCAT(measurement_registered_, __LINE__) =        \
+      ::hwsim::MeasurementKinds::add(kind, adapter)
+
+}  // namespace hwsim
+
+#include "sim/registry.h"

@@ -1,0 +1,16 @@
+#pragma once
+// The JSON document of one run (schema in README.md, "JSON output"). Stable: scripts rely on it.
+#include <nlohmann/json.hpp>
+
+#include "sim/config/config.h"
+#include "sim/result.h"
+#include "workloads/workload.h"
+
+namespace hwsim {
+
+nlohmann::json kernel_json(const KernelRecord& k);
+nlohmann::json result_json(const RunResult& r);
+// {"hwsim", "chip", "workload", "level", "config", "result"}
+nlohmann::json run_document(const Config& config, const Workload& workload, const RunResult& r);
+
+}  // namespace hwsim

@@ -1,0 +1,52 @@
+#include "viz/text_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <ostream>
+
+#include "sim/units.h"
+
+namespace hwsim {
+
+namespace {
+std::string seconds(double s) { return format_quantity(s, Dimension::time, 4); }
+std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : "-"; }
+}  // namespace
+
+void print_text_report(std::ostream& out, const Config& config, const Workload& workload, const RunResult& r) {
+  auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
+  fmt::print(out, "hwsim {} · chip {} ({}) · level {}\n", HWSIM_VERSION, config.text("name"), config.chip_path(), r.level);
+  fmt::print(out, "workload {}\n\n", workload.spec);
+  row("simulated time", seconds(r.seconds));
+  row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor),
+                                    r.roofline_floor > 0 ? r.seconds / r.roofline_floor : 0));
+  row("achieved", fmt::format("{}  ({:.1f} % of {} peak)", format_quantity(r.achieved_flop_rate, Dimension::flop_rate),
+                              r.percent_of_peak, format_quantity(r.peak_flop_rate, Dimension::flop_rate)));
+  row("arithmetic intensity", fmt::format("{:.1f} FLOP/B vs ridge {:.1f} FLOP/B → {}-bound", r.arithmetic_intensity,
+                                          r.ridge_point, r.bound));
+  row("HBM traffic", fmt::format("{}  at {} ({} of peak)", format_quantity(r.hbm_bytes, Dimension::bytes),
+                                 format_quantity(r.hbm_bandwidth_achieved, Dimension::bandwidth),
+                                 percent(r.hbm_bandwidth_achieved, r.peak_hbm_bandwidth)));
+  row("L2 traffic", fmt::format("{}  at {}", format_quantity(r.l2_bytes, Dimension::bytes),
+                                format_quantity(r.l2_bandwidth_achieved, Dimension::bandwidth)));
+  fmt::print(out, "\n  where the time went (averaged over SMs)\n");
+  const auto& b = r.breakdown;
+  row("  math", fmt::format("{:>12}  {:>7}", seconds(b.math), percent(b.math, r.seconds)));
+  row("  waiting on memory", fmt::format("{:>12}  {:>7}", seconds(b.memory_wait), percent(b.memory_wait, r.seconds)));
+  row("  launch/fill/epilogue", fmt::format("{:>12}  {:>7}", seconds(b.overhead), percent(b.overhead, r.seconds)));
+  row("  idle SMs (tail, small grid)", fmt::format("{:>12}  {:>7}", seconds(b.idle), percent(b.idle, r.seconds)));
+
+  fmt::print(out, "\n  {:<24} {:>10} {:>9} {:>8} {:>7} {:>7}  {}\n", "kernel", "time", "TFLOP/s", "HBM GB/s",
+             "waves", "bound", "lowering");
+  std::size_t shown = 0;
+  for (const auto& step : r.steps) {
+    for (const auto& k : step.kernels) {
+      if (++shown > 40) break;
+      fmt::print(out, "  {:<24} {:>10} {:>9.1f} {:>8.0f} {:>7.2f} {:>7}  {}\n", k.name.substr(0, 24), seconds(k.seconds),
+                 k.achieved_flop_rate / 1e12, k.hbm_bandwidth_achieved / 1e9, k.waves, k.bound, k.config);
+    }
+  }
+  if (shown > 40) fmt::print(out, "  ... {} kernels in all (see --json)\n", shown);
+}
+
+}  // namespace hwsim

@@ -1,0 +1,72 @@
+#include "viz/validation_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <ostream>
+#include <set>
+
+#include "sim/units.h"
+
+namespace hwsim {
+
+namespace {
+std::string describe(const Measurement& m) {
+  std::string out;
+  for (const auto& [key, value] : m.fields.items()) {
+    if (key == "kind" || key == "device" || key == "seconds" || key == "tmin" || key == "tmax" ||
+        key == "flops" || key == "bytes" || key == "tflops" || key == "layout")
+      continue;
+    if (!out.empty()) out += ",";
+    out += key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return out;
+}
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+}  // namespace
+
+void print_validation_report(std::ostream& out, const ValidationReport& report, const std::string& file,
+                             const std::string& chip) {
+  fmt::print(out, "hwsim validate {} --chip {}\n\n", file, chip);
+  fmt::print(out, "  {:<16} {:>6} {:>9} {:>13}\n", "kind", "count", "MAPE", "median |err|");
+  for (const auto& k : report.kinds)
+    fmt::print(out, "  {:<16} {:>6} {:>8.2f}% {:>12.2f}%\n", k.kind, k.count, k.mape, k.median_error);
+  for (const auto& [kind, n] : report.skipped) fmt::print(out, "  {:<16} {:>6}   skipped (not modelled yet)\n", kind, n);
+  for (const auto& k : report.kinds) {
+    fmt::print(out, "\n  worst {} cases\n", k.kind);
+    for (const auto& r : k.worst)
+      fmt::print(out, "    line {:>4}  {:<40} measured {:>10}  predicted {:>10}  {:+.1f}%\n", r.measurement.line,
+                 describe(r.measurement), format_quantity(r.measurement.seconds, Dimension::time, 4),
+                 format_quantity(r.predicted, Dimension::time, 4), 100 * r.error);
+  }
+}
+
+void write_validation_csv(std::ostream& out, const ValidationReport& report) {
+  std::set<std::string> keys;
+  for (const auto& r : report.rows)
+    for (const auto& [key, value] : r.measurement.fields.items())
+      if (key != "kind" && key != "seconds") keys.insert(key);
+  out << "kind,measured_s,predicted_s,error_pct,workload";
+  for (const auto& k : keys) out << "," << csv_cell(k);
+  out << "\n";
+  for (const auto& r : report.rows) {
+    out << csv_cell(r.measurement.kind) << "," << fmt::format("{:.9g},{:.9g},{:.3f}", r.measurement.seconds,
+                                                                r.predicted, 100 * r.error)
+        << "," << csv_cell(r.workload);
+    for (const auto& k : keys) {
+      out << ",";
+      if (r.measurement.fields.contains(k)) {
+        const auto& v = r.measurement.fields[k];
+        out << csv_cell(v.is_string() ? v.get<std::string>() : v.dump());
+      }
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace hwsim

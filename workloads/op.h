@@ -1,0 +1,40 @@
+#pragma once
+// An operation of a workload, as the frontend knows it: shapes and dtypes, never hardware.
+// Lowering for a target (models/gpu/tile/...) turns ops into kernels.
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "workloads/dtype.h"
+
+namespace hwsim {
+
+// out[M,N] = x[M,K] · W[N,K]ᵀ, repeated `groups` times on distinct weights (grouped GEMM, e.g.
+// MoE experts). `a` is the activation dtype, `b` the weight dtype, `out` the result dtype.
+struct GemmOp {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t groups = 1;
+  DType a = DType::bf16, b = DType::bf16, out = DType::bf16;
+};
+
+// A pass over memory with little arithmetic (norms, activations, adds, copies): reads
+// `bytes_read`, writes `bytes_written`, does `flops` of vector work.
+struct StreamOp {
+  double bytes_read = 0;
+  double bytes_written = 0;
+  double flops = 0;
+  std::int64_t rows = 1;  // independent rows (for the CTA count of row-wise kernels)
+};
+
+struct Op {
+  std::string name;    // "layer3.qkv_proj"
+  std::string op_class; // "gemm", "attention", "norm", "elementwise", ...
+  std::variant<GemmOp, StreamOp> shape;
+};
+
+// FLOPs and the fewest bytes the op must move through device memory (each input once, each
+// output once): the roofline's two numerators.
+double op_flops(const Op& op);
+double op_min_bytes(const Op& op);
+
+}  // namespace hwsim
