@@ -26,10 +26,27 @@ struct StreamOp {
   std::int64_t rows = 1;  // independent rows (for the CTA count of row-wise kernels)
 };
 
+// Scaled-dot-product attention over a KV cache: `batch` sequences, `heads` query heads sharing
+// `kv_heads` KV heads (GQA), `q_len` new queries attending to `kv_len` keys (the queries are the
+// last q_len positions). causal: query i sees keys up to its own position; window > 0: only the
+// last `window` keys (sliding window).
+struct AttentionOp {
+  std::int64_t batch = 1, heads = 1, kv_heads = 1, head_dim = 128;
+  std::int64_t q_len = 1, kv_len = 1;
+  bool causal = true;
+  std::int64_t window = 0;
+  DType dtype = DType::bf16;     // Q, O and the math
+  DType kv_dtype = DType::bf16;  // K and V as stored in the cache
+};
+
+// Number of (query, key) pairs that attention evaluates per (sequence, head), honouring the
+// causal mask and the sliding window.
+double attention_pairs(const AttentionOp& a);
+
 struct Op {
   std::string name;    // "layer3.qkv_proj"
   std::string op_class; // "gemm", "attention", "norm", "elementwise", ...
-  std::variant<GemmOp, StreamOp> shape;
+  std::variant<GemmOp, StreamOp, AttentionOp> shape;
 };
 
 // FLOPs and the fewest bytes the op must move through device memory (each input once, each

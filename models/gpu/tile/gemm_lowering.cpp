@@ -22,6 +22,8 @@ const std::vector<TileShape>& simt_tiles() {
   return tiles;
 }
 const int kSplitFactors[] = {1, 2, 3, 4, 6, 8, 12, 16};
+// Tile rows per raster band (the libraries' swizzle / Triton's GROUP_SIZE_M).
+constexpr std::int64_t kRasterBand = 8;
 
 // Bytes of accumulator registers one CTA may hold: half the register file (the rest is for
 // addresses, fragments and the epilogue).
@@ -150,19 +152,24 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   };
   double kc_padded = double(ceil_div(k_per_split, t.bk) * t.bk);
   k.ctas.reserve(std::size_t(g.groups * tm * tn * t.split_k));
+  // Swizzled raster, as CUTLASS/cuBLAS/Triton order CTAs: bands of kRasterBand tile rows, each
+  // band swept column by column, so the CTAs resident at one time share A and B panels in L2.
   for (std::int64_t grp = 0; grp < g.groups; ++grp) {
-    for (std::int64_t i = 0; i < tm; ++i) {
-      double rows = double(std::min<std::int64_t>(t.bm, g.m - i * t.bm));
+    for (std::int64_t band = 0; band < tm; band += kRasterBand) {
+      std::int64_t band_end = std::min(tm, band + kRasterBand);
       for (std::int64_t j = 0; j < tn; ++j) {
         double cols = double(std::min<std::int64_t>(t.bn, g.n - j * t.bn));
-        for (std::int64_t s = 0; s < t.split_k; ++s) {
-          double kc = double(std::min(k_per_split, g.k - s * k_per_split));
-          CtaWork c;
-          c.flops = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
-          c.reads = {{a_id(grp, i, s), rows * kc * ea}, {b_id(grp, j, s), cols * kc * eb}};
-          c.write_bytes = s == 0 ? rows * cols * eo : 0;
-          c.scratch_bytes = t.split_k > 1 ? 2.0 * rows * cols * 4.0 : 0;
-          k.ctas.push_back(std::move(c));
+        for (std::int64_t i = band; i < band_end; ++i) {
+          double rows = double(std::min<std::int64_t>(t.bm, g.m - i * t.bm));
+          for (std::int64_t s = 0; s < t.split_k; ++s) {
+            double kc = double(std::min(k_per_split, g.k - s * k_per_split));
+            CtaWork c;
+            c.flops = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
+            c.reads = {{a_id(grp, i, s), rows * kc * ea}, {b_id(grp, j, s), cols * kc * eb}};
+            c.write_bytes = s == 0 ? rows * cols * eo : 0;
+            c.scratch_bytes = t.split_k > 1 ? 2.0 * rows * cols * 4.0 : 0;
+            k.ctas.push_back(std::move(c));
+          }
         }
       }
     }

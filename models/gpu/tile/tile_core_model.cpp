@@ -56,6 +56,8 @@ class TileCoreModel : public GpuCoreModel {
         kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip_), chip_, object_base));
       } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
         kernels.push_back(lower_stream(*st, op.name, op.op_class, chip_));
+      } else {
+        workload_error(fmt::format("{}: the tile model cannot lower {} ops yet", op.name, op.op_class));
       }
       object_base += std::int64_t(1) << 40;
     }
