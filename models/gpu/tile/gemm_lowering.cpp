@@ -61,6 +61,13 @@ double estimate(const GemmOp& g, const GpuChip& chip, const GemmTiling& t) {
   double kc = double(ceil_div(ceil_div(g.k, t.split_k), t.bk) * t.bk);
   double slots = double(chip.sm_count) * t.ctas_per_sm;
   double waves = std::ceil(tiles / slots);
+  if (t.stream_k) {
+    // One wave of persistent CTAs, each doing an equal share of all K iterations.
+    double iterations = tiles * double(ceil_div(g.k, t.bk));
+    kc = std::ceil(iterations / slots) * t.bk;
+    tiles = slots;
+    waves = 1;
+  }
   double active = std::min(tiles, slots);
   double sharing = std::min<double>(t.ctas_per_sm, std::ceil(tiles / chip.sm_count));
   double sm_rate = gemm_sm_flop_rate(g, chip);
@@ -76,7 +83,8 @@ double estimate(const GemmOp& g, const GpuChip& chip, const GemmTiling& t) {
   double wave = std::max({math, l2_time, load_time}) + chip.hbm_latency + epilogue;
   double compulsory = double(g.groups) * (double(g.m) * g.k * ea + double(g.n) * g.k * eb + double(g.m) * g.n * eo);
   double hbm = compulsory / chip.usable_hbm_bandwidth();
-  double reduce = t.split_k > 1 ? 2.0 * tiles * t.bm * t.bn * 4.0 / chip.l2_bandwidth : 0;
+  double reduce = t.split_k > 1 || t.stream_k ? 2.0 * tiles * t.bm * t.bn * 4.0 / chip.l2_bandwidth : 0;
+  if (t.stream_k) reduce += chip.cta_overhead + epilogue;  // partial-tile fixup: wait, read, add
   return chip.launch_overhead + std::max(waves * wave, hbm + chip.hbm_latency) + reduce;
 }
 
@@ -105,7 +113,12 @@ std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
       if (split > 1 && (base_tiles * split > 2.0 * chip.sm_count * fp->ctas_per_sm ||
                         ceil_div(g.k, split) < 4 * bk))
         break;
-      GemmTiling t{shape.bm, shape.bn, bk, fp->stages, split, fp->ctas_per_sm, 0};
+      GemmTiling t{shape.bm, shape.bn, bk, fp->stages, split, false, fp->ctas_per_sm, 0};
+      t.predicted_seconds = estimate(g, chip, t);
+      out.push_back(t);
+    }
+    if (base_tiles > double(chip.sm_count) * fp->ctas_per_sm) {
+      GemmTiling t{shape.bm, shape.bn, bk, fp->stages, 1, true, fp->ctas_per_sm, 0};
       t.predicted_seconds = estimate(g, chip, t);
       out.push_back(t);
     }
@@ -150,28 +163,59 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   auto b_id = [&](std::int64_t grp, std::int64_t j, std::int64_t s) {
     return object_base + ((g.groups * tm + grp * tn + j) * t.split_k + s) * 2 + 1;
   };
-  double kc_padded = double(ceil_div(k_per_split, t.bk) * t.bk);
-  k.ctas.reserve(std::size_t(g.groups * tm * tn * t.split_k));
-  // Swizzled raster, as CUTLASS/cuBLAS/Triton order CTAs: bands of kRasterBand tile rows, each
-  // band swept column by column, so the CTAs resident at one time share A and B panels in L2.
-  for (std::int64_t grp = 0; grp < g.groups; ++grp) {
-    for (std::int64_t band = 0; band < tm; band += kRasterBand) {
-      std::int64_t band_end = std::min(tm, band + kRasterBand);
-      for (std::int64_t j = 0; j < tn; ++j) {
-        double cols = double(std::min<std::int64_t>(t.bn, g.n - j * t.bn));
-        for (std::int64_t i = band; i < band_end; ++i) {
-          double rows = double(std::min<std::int64_t>(t.bm, g.m - i * t.bm));
-          for (std::int64_t s = 0; s < t.split_k; ++s) {
-            double kc = double(std::min(k_per_split, g.k - s * k_per_split));
-            CtaWork c;
-            c.flops = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
-            c.reads = {{a_id(grp, i, s), rows * kc * ea}, {b_id(grp, j, s), cols * kc * eb}};
-            c.write_bytes = s == 0 ? rows * cols * eo : 0;
-            c.scratch_bytes = t.split_k > 1 ? 2.0 * rows * cols * 4.0 : 0;
-            k.ctas.push_back(std::move(c));
-          }
-        }
+  // Output tiles in the libraries' swizzled raster: bands of kRasterBand tile rows, each band
+  // swept column by column, so the CTAs resident at one time share A and B panels in L2.
+  struct TileIndex { std::int64_t grp, i, j; double rows, cols; };
+  std::vector<TileIndex> order;
+  order.reserve(std::size_t(g.groups * tm * tn));
+  for (std::int64_t grp = 0; grp < g.groups; ++grp)
+    for (std::int64_t band = 0; band < tm; band += kRasterBand)
+      for (std::int64_t j = 0; j < tn; ++j)
+        for (std::int64_t i = band; i < std::min(tm, band + kRasterBand); ++i)
+          order.push_back({grp, i, j, double(std::min<std::int64_t>(t.bm, g.m - i * t.bm)),
+                           double(std::min<std::int64_t>(t.bn, g.n - j * t.bn))});
+
+  if (t.stream_k) {
+    // Persistent CTAs over the flattened (tile, K-iteration) space.
+    std::int64_t k_iters = ceil_div(g.k, t.bk);
+    std::int64_t total = std::int64_t(order.size()) * k_iters;
+    std::int64_t slots = std::int64_t(chip.sm_count) * t.ctas_per_sm;
+    std::int64_t per_cta = ceil_div(total, slots);
+    k.config = fmt::format("tile {}x{}x{} stages {} stream-k {} CTAs cluster {} ({} CTA/SM)", t.bm, t.bn, t.bk,
+                           t.stages, ceil_div(total, per_cta), cluster, t.ctas_per_sm);
+    for (std::int64_t first = 0; first < total; first += per_cta) {
+      std::int64_t last = std::min(total, first + per_cta);
+      CtaWork c;
+      for (std::int64_t it = first; it < last;) {
+        std::int64_t tile = it / k_iters;
+        std::int64_t tile_end = std::min(last, (tile + 1) * k_iters);
+        const TileIndex& ti = order[std::size_t(tile)];
+        double span = double(std::min(g.k, (tile_end - tile * k_iters) * t.bk) -
+                             std::min(g.k, (it - tile * k_iters) * t.bk));
+        c.flops += 2.0 * t.bm * t.bn * double(tile_end - it) * t.bk;
+        c.reads.push_back({a_id(ti.grp, ti.i, 0), ti.rows * span * ea});
+        c.reads.push_back({b_id(ti.grp, ti.j, 0), ti.cols * span * eb});
+        bool whole_tile = it == tile * k_iters && tile_end == (tile + 1) * k_iters;
+        if (tile_end == (tile + 1) * k_iters) c.write_bytes += ti.rows * ti.cols * eo;
+        if (!whole_tile) c.scratch_bytes += 2.0 * ti.rows * ti.cols * 4.0;
+        it = tile_end;
       }
+      k.ctas.push_back(std::move(c));
+    }
+    return k;
+  }
+
+  double kc_padded = double(ceil_div(k_per_split, t.bk) * t.bk);
+  k.ctas.reserve(order.size() * std::size_t(t.split_k));
+  for (const TileIndex& ti : order) {
+    for (std::int64_t s = 0; s < t.split_k; ++s) {
+      double kc = double(std::min(k_per_split, g.k - s * k_per_split));
+      CtaWork c;
+      c.flops = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
+      c.reads = {{a_id(ti.grp, ti.i, s), ti.rows * kc * ea}, {b_id(ti.grp, ti.j, s), ti.cols * kc * eb}};
+      c.write_bytes = s == 0 ? ti.rows * ti.cols * eo : 0;
+      c.scratch_bytes = t.split_k > 1 ? 2.0 * ti.rows * ti.cols * 4.0 : 0;
+      k.ctas.push_back(std::move(c));
     }
   }
   return k;

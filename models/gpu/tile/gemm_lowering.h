@@ -15,6 +15,8 @@ struct GemmTiling {
   int bm = 0, bn = 0, bk = 0;  // CTA tile (bk: K elements per pipeline stage)
   int stages = 0;              // pipeline stages in shared memory
   int split_k = 1;             // CTAs sharing one output tile along K
+  bool stream_k = false;       // persistent CTAs, one per slot, each taking an equal share of all
+                               // tiles' K iterations (partial tiles fixed up through L2)
   int ctas_per_sm = 1;
   double predicted_seconds = 0;// analytic estimate used for the choice
 };
