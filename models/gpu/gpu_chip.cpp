@@ -49,6 +49,11 @@ const ParamRegistration gpu_params({
         .defaults_to("0.7"),
     fraction_param("gpu.tile.simt_efficiency", "sustained fraction of the FP32 CUDA-core peak in a GEMM")
         .defaults_to("0.75"),
+    fraction_param("gpu.tile.attention_efficiency",
+                   "sustained fraction of the tensor-core peak in FlashAttention (exp and rescale cost)")
+        .defaults_to("0.55"),
+    quantity_param("gpu.tile.attention_overhead", Dimension::time, "per attention CTA: setup before its first tile")
+        .defaults_to("1 us").zero_allowed(),
     count_param("gpu.tile.cluster_size", "CTAs of a cluster sharing one operand load by multicast (Hopper 2)")
         .defaults_to("1"),
 });
@@ -82,6 +87,8 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.tensor_efficiency = c.number("gpu.tile.tensor_efficiency");
   g.simt_efficiency = c.number("gpu.tile.simt_efficiency");
   g.cluster_size = int(c.whole("gpu.tile.cluster_size"));
+  g.attention_efficiency = c.number("gpu.tile.attention_efficiency");
+  g.attention_overhead = c.number("gpu.tile.attention_overhead");
   return g;
 }
 

@@ -42,6 +42,8 @@ struct GpuChip {
   double cta_overhead = 0;           // seconds per CTA: setup, epilogue sync
   double tensor_efficiency = 0;      // sustained fraction of the tensor-core peak in a GEMM mainloop
   double simt_efficiency = 0;        // sustained fraction of the FP32 CUDA-core peak
+  double attention_efficiency = 0;   // sustained fraction of the tensor-core peak in attention (softmax)
+  double attention_overhead = 0;     // seconds per attention CTA start (descriptor setup, softmax init)
   int cluster_size = 1;              // CTAs sharing one operand load through multicast (Hopper: 2)
 
   double flop_rate_per_sm(DType t) const { return flops_per_clock[int(t)] * clock_hz; }

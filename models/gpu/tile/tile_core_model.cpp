@@ -4,6 +4,7 @@
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/i_gpu_core.h"
+#include "models/gpu/tile/attention_lowering.h"
 #include "models/gpu/tile/gemm_lowering.h"
 #include "models/gpu/tile/stream_lowering.h"
 #include "models/gpu/tile/tile_machine.h"
@@ -56,8 +57,11 @@ class TileCoreModel : public GpuCoreModel {
         kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip_), chip_, object_base));
       } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
         kernels.push_back(lower_stream(*st, op.name, op.op_class, chip_));
-      } else {
-        workload_error(fmt::format("{}: the tile model cannot lower {} ops yet", op.name, op.op_class));
+      } else if (const auto* at = std::get_if<AttentionOp>(&op.shape)) {
+        if (!chip_.supports(at->dtype))
+          workload_error(fmt::format("{}: {} attention math is not supported by {}", op.name, dtype_name(at->dtype),
+                                     chip_.name));
+        for (auto& k : lower_attention(*at, op.name, chip_, object_base)) kernels.push_back(std::move(k));
       }
       object_base += std::int64_t(1) << 40;
     }

@@ -1,0 +1,135 @@
+#include "models/gpu/tile/attention_lowering.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace hwsim {
+namespace {
+
+constexpr std::int64_t kQueryTile = 64;    // FlashAttention query rows per CTA (cuDNN/FA3: 64)
+constexpr std::int64_t kKeyTile = 128;     // keys per pipeline stage
+constexpr std::int64_t kDecodeRows = 16;   // decode CTAs pad the group's queries to one 16-row MMA
+constexpr std::int64_t kMinKeysPerSplit = 256;
+constexpr int kStages = 2;
+// Queries per head at or below which the decode form is used.
+constexpr std::int64_t kDecodeMaxQueries = 16;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+Kernel base_kernel(const AttentionOp& op, const std::string& name, const GpuChip& chip) {
+  Kernel k;
+  k.name = name;
+  k.op_class = "attention";
+  k.dtype = op.dtype;
+  k.sm_flop_rate = chip.flop_rate_per_sm(op.dtype) * chip.attention_efficiency;
+  k.prologue = chip.hbm_latency + chip.attention_overhead;
+  k.peak_flop_rate = chip.peak_flop_rate(op.dtype);
+  Op as_op{name, "attention", op};
+  k.flops = op_flops(as_op);
+  k.min_bytes = op_min_bytes(as_op);
+  return k;
+}
+
+// Keys visible to queries [q_first, q_last] (0-based among the q_len new ones), as a key range.
+std::pair<std::int64_t, std::int64_t> visible_keys(const AttentionOp& op, std::int64_t q_first, std::int64_t q_last) {
+  std::int64_t offset = op.kv_len - op.q_len;  // position of query 0
+  std::int64_t end = op.causal ? std::min(op.kv_len, offset + q_last + 1) : op.kv_len;
+  std::int64_t begin = op.window > 0 ? std::max<std::int64_t>(0, offset + q_first - op.window + 1) : 0;
+  return {begin, std::max(begin, end)};
+}
+
+std::vector<Kernel> flash_prefill(const AttentionOp& op, const std::string& name, const GpuChip& chip,
+                                  std::int64_t object_base) {
+  Kernel k = base_kernel(op, name, chip);
+  double e = bytes_per_element(op.dtype), ekv = bytes_per_element(op.kv_dtype);
+  std::int64_t q_tiles = ceil_div(op.q_len, kQueryTile);
+  k.ctas_per_sm = 1;
+  k.bytes_in_flight = kStages * 2.0 * kKeyTile * op.head_dim * ekv;
+  k.config = fmt::format("flash q{}xkv{}x{} {} CTAs ({} CTA/SM)", kQueryTile, kKeyTile, op.head_dim,
+                         op.batch * op.heads * q_tiles, k.ctas_per_sm);
+  std::int64_t group = std::max<std::int64_t>(1, op.heads / op.kv_heads);
+  // Longest query tiles first (the libraries' causal load balancing).
+  for (std::int64_t qt = q_tiles - 1; qt >= 0; --qt) {
+    std::int64_t q_first = qt * kQueryTile, q_last = std::min(op.q_len, q_first + kQueryTile) - 1;
+    auto [begin, end] = visible_keys(op, q_first, q_last);
+    std::int64_t first_tile = begin / kKeyTile, last_tile = ceil_div(end, kKeyTile);
+    double keys_computed = double(last_tile - first_tile) * kKeyTile;
+    double keys_read = double(end - begin);
+    double rows = double(q_last - q_first + 1);
+    for (std::int64_t b = 0; b < op.batch; ++b) {
+      for (std::int64_t h = 0; h < op.heads; ++h) {
+        CtaWork c;
+        c.flops = 4.0 * kQueryTile * keys_computed * op.head_dim;
+        std::int64_t kv_object = object_base + b * op.kv_heads + h / group;
+        c.reads = {{-1, rows * op.head_dim * e}, {kv_object, 2.0 * keys_read * op.head_dim * ekv}};
+        c.write_bytes = rows * op.head_dim * e;
+        k.ctas.push_back(std::move(c));
+      }
+    }
+  }
+  return {std::move(k)};
+}
+
+std::vector<Kernel> flash_decode(const AttentionOp& op, const std::string& name, const GpuChip& chip) {
+  Kernel k = base_kernel(op, name, chip);
+  double e = bytes_per_element(op.dtype), ekv = bytes_per_element(op.kv_dtype);
+  std::int64_t group = std::max<std::int64_t>(1, op.heads / op.kv_heads);
+  auto [begin, end] = visible_keys(op, 0, op.q_len - 1);
+  std::int64_t keys = std::max<std::int64_t>(1, end - begin);
+  std::int64_t units = op.batch * op.kv_heads;
+  // Enough splits to give every SM two CTAs, but no split shorter than kMinKeysPerSplit keys.
+  std::int64_t splits = std::clamp<std::int64_t>(ceil_div(2 * chip.sm_count, units), 1,
+                                                 std::max<std::int64_t>(1, keys / kMinKeysPerSplit));
+  std::int64_t per_split = ceil_div(keys, splits);
+  double rows = double(std::max(kDecodeRows, ceil_div(group * op.q_len, kDecodeRows) * kDecodeRows));
+  k.ctas_per_sm = 2;
+  k.bytes_in_flight = kStages * 2.0 * kKeyTile * op.head_dim * ekv;
+  k.config = fmt::format("flash-decode {} KV splits x {} (seq, kv head) = {} CTAs", splits, units, units * splits);
+  for (std::int64_t u = 0; u < units; ++u) {
+    for (std::int64_t s = 0; s < splits; ++s) {
+      double chunk = double(std::min(per_split, keys - s * per_split));
+      if (chunk <= 0) continue;
+      CtaWork c;
+      c.flops = 4.0 * rows * chunk * op.head_dim;
+      c.reads = {{-1, double(group * op.q_len) * op.head_dim * e}, {-1, 2.0 * chunk * op.head_dim * ekv}};
+      c.write_bytes = splits > 1 ? double(group * op.q_len) * (op.head_dim + 1) * 4.0
+                                 : double(group * op.q_len) * op.head_dim * e;
+      k.ctas.push_back(std::move(c));
+    }
+  }
+  std::vector<Kernel> kernels{std::move(k)};
+  if (splits > 1) {
+    // Combine: rescale each split's partial output by its log-sum-exp and add.
+    Kernel combine;
+    combine.name = name + ".combine";
+    combine.op_class = "attention";
+    combine.dtype = DType::fp32;
+    combine.sm_flop_rate = chip.flop_rate_per_sm(DType::fp32) * chip.simt_efficiency;
+    combine.ctas_per_sm = 8;
+    combine.bytes_in_flight = 4096;
+    combine.prologue = chip.l2_latency;
+    combine.peak_flop_rate = chip.peak_flop_rate(DType::fp32);
+    double partials = double(splits * group * op.q_len) * (op.head_dim + 1) * 4.0;
+    combine.config = fmt::format("combine {} splits", splits);
+    for (std::int64_t u = 0; u < units; ++u) {
+      CtaWork c;
+      c.flops = 3.0 * partials / 4.0;
+      c.reads = {{-1, partials}};
+      c.write_bytes = double(group * op.q_len) * op.head_dim * e;
+      combine.ctas.push_back(std::move(c));
+    }
+    kernels.push_back(std::move(combine));
+  }
+  return kernels;
+}
+
+}  // namespace
+
+std::vector<Kernel> lower_attention(const AttentionOp& op, const std::string& name, const GpuChip& chip,
+                                    std::int64_t object_base) {
+  if (op.q_len <= kDecodeMaxQueries) return flash_decode(op, name, chip);
+  return flash_prefill(op, name, chip, object_base);
+}
+
+}  // namespace hwsim
