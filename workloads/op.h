@@ -47,6 +47,10 @@ struct Op {
   std::string name;    // "layer3.qkv_proj"
   std::string op_class; // "gemm", "attention", "norm", "elementwise", ...
   std::variant<GemmOp, StreamOp, AttentionOp> shape;
+  // Tensors, for data reuse between kernels (L2). Empty: the input is the output of the op's
+  // first graph predecessor and the output is the op's own. Ops naming the same tensor touch the
+  // same bytes (e.g. repeated calls of a measurement on one buffer set).
+  std::string input_tensor, output_tensor;
 };
 
 // FLOPs and the fewest bytes the op must move through device memory (each input once, each

@@ -54,6 +54,9 @@ const ParamRegistration gpu_params({
         .defaults_to("0.55"),
     quantity_param("gpu.tile.attention_overhead", Dimension::time, "per attention CTA: setup before its first tile")
         .defaults_to("1 us").zero_allowed(),
+    fraction_param("gpu.tile.tile_load_dram_efficiency",
+                   "DRAM efficiency of GEMM operand tile loads (short strided rows) relative to a sequential stream")
+        .defaults_to("1"),
     count_param("gpu.tile.cluster_size", "CTAs of a cluster sharing one operand load by multicast (Hopper 2)")
         .defaults_to("1"),
 });
@@ -88,6 +91,7 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.simt_efficiency = c.number("gpu.tile.simt_efficiency");
   g.cluster_size = int(c.whole("gpu.tile.cluster_size"));
   g.attention_efficiency = c.number("gpu.tile.attention_efficiency");
+  g.tile_load_dram_efficiency = c.number("gpu.tile.tile_load_dram_efficiency");
   g.attention_overhead = c.number("gpu.tile.attention_overhead");
   return g;
 }

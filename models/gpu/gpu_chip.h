@@ -45,6 +45,7 @@ struct GpuChip {
   double attention_efficiency = 0;   // sustained fraction of the tensor-core peak in attention (softmax)
   double attention_overhead = 0;     // seconds per attention CTA start (descriptor setup, softmax init)
   int cluster_size = 1;              // CTAs sharing one operand load through multicast (Hopper: 2)
+  double tile_load_dram_efficiency = 1; // DRAM efficiency of 2-D operand tile loads vs a stream
 
   double flop_rate_per_sm(DType t) const { return flops_per_clock[int(t)] * clock_hz; }
   double peak_flop_rate(DType t) const { return flop_rate_per_sm(t) * sm_count; }

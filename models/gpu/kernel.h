@@ -10,16 +10,29 @@
 namespace hwsim {
 
 struct OperandRead {
-  std::int64_t object;  // L2 identity (a panel or tensor); < 0 = streaming, never reused
+  std::int64_t object;  // L2 identity (a panel or a tensor block); < 0 = streaming, never reused
   double bytes;
+  double offset = 0;    // first byte within the object
 };
+using OperandWrite = OperandRead;  // object < 0: streaming store, straight to device memory
 
 struct CtaWork {
   double flops = 0;
   std::vector<OperandRead> reads;
-  double write_bytes = 0;    // results written back to device memory
-  double scratch_bytes = 0;  // L2-only traffic (split-K partial sums)
+  std::vector<OperandWrite> writes;  // results (allocated in the write-back L2)
+  double scratch_bytes = 0;          // L2-only traffic (split-K partial sums)
 };
+
+// Which tensors a kernel reads and writes, for L2 reuse between kernels: ids >= 0 name a tensor,
+// split into kTensorBlock-byte L2 objects; -1 = no identity (streamed, never reused).
+struct TensorIds {
+  std::int64_t input = -1;
+  std::int64_t output = -1;
+};
+constexpr double kTensorBlock = 65536;
+
+// The L2 objects covering bytes [begin, end) of tensor `tensor` (streaming when tensor < 0).
+std::vector<OperandRead> tensor_blocks(std::int64_t tensor, double begin, double end);
 
 struct Kernel {
   std::string name;          // op name
@@ -30,6 +43,8 @@ struct Kernel {
   int ctas_per_sm = 1;       // resident CTAs per SM (occupancy)
   double bytes_in_flight = 0;// per CTA: outstanding load bytes its pipeline keeps (Little's law)
   double l2_read_factor = 1; // L2 traffic per operand byte (< 1 with cluster multicast)
+  double hbm_access_cost = 1;// HBM capacity used per byte moved (> 1 for access patterns the
+                             // DRAM serves less efficiently than a sequential stream)
   double prologue = 0;       // seconds before a CTA's first math (pipeline fill)
   std::vector<CtaWork> ctas; // in dispatch order
   // op-level figures for the roofline

@@ -1,37 +1,52 @@
 #include "models/memory/l2_residency.h"
 
+#include <algorithm>
+
 namespace hwsim {
 
-double L2Residency::access(std::int64_t id, double bytes) {
-  if (id < 0) return bytes;
-  auto it = where_.find(id);
-  if (it != where_.end()) {
-    lru_.splice(lru_.begin(), lru_, it->second);
-    return 0;
-  }
-  install(id, bytes);
-  return bytes;
+L2Traffic L2Residency::read(std::int64_t id, double bytes, double offset) {
+  if (id < 0) return {bytes, 0};
+  double missed = 0;
+  double written_back = insert(id, offset, offset + bytes, false, &missed);
+  return {missed, written_back};
 }
 
-void L2Residency::install(std::int64_t id, double bytes) {
-  if (id < 0 || bytes > capacity_) return;
+L2Traffic L2Residency::write(std::int64_t id, double bytes, double offset) {
+  if (id < 0) return {0, bytes};  // streaming store: straight through to HBM
+  double missed = 0;
+  return {0, insert(id, offset, offset + bytes, true, &missed)};
+}
+
+double L2Residency::insert(std::int64_t id, double begin, double end, bool dirty, double* missed) {
+  *missed = end - begin;
   auto it = where_.find(id);
   if (it != where_.end()) {
-    used_ -= it->second->bytes;
+    Entry old = *it->second;
+    double overlap = std::max(0.0, std::min(end, old.end) - std::max(begin, old.begin));
+    *missed -= overlap;
+    if (old.end >= begin && end >= old.begin) {  // touching or overlapping: grow the range
+      begin = std::min(begin, old.begin);
+      end = std::max(end, old.end);
+      dirty = dirty || old.dirty;
+    }
+    used_ -= old.bytes();
     lru_.erase(it->second);
+    where_.erase(it);
+    if (*missed <= 0 && !dirty && old.begin <= begin && end <= old.end) *missed = 0;
   }
-  lru_.push_front(Entry{id, bytes});
+  if (end - begin > capacity_) return dirty ? end - begin : 0;  // cannot stay: written through
+  lru_.push_front(Entry{id, begin, end, dirty});
   where_[id] = lru_.begin();
-  used_ += bytes;
-  evict_to_fit();
-}
-
-void L2Residency::evict_to_fit() {
+  used_ += end - begin;
+  double written_back = 0;
   while (used_ > capacity_ && lru_.size() > 1) {
-    used_ -= lru_.back().bytes;
-    where_.erase(lru_.back().id);
+    const Entry& victim = lru_.back();
+    if (victim.dirty) written_back += victim.bytes();
+    used_ -= victim.bytes();
+    where_.erase(victim.id);
     lru_.pop_back();
   }
+  return written_back;
 }
 
 }  // namespace hwsim

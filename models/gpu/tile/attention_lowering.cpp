@@ -7,7 +7,7 @@
 namespace hwsim {
 namespace {
 
-constexpr std::int64_t kQueryTile = 64;    // FlashAttention query rows per CTA (cuDNN/FA3: 64)
+constexpr std::int64_t kQueryTile = 128;   // FlashAttention query rows per CTA (FA3/cuDNN on Hopper, d=128)
 constexpr std::int64_t kKeyTile = 128;     // keys per pipeline stage
 constexpr std::int64_t kDecodeRows = 16;   // decode CTAs pad the group's queries to one 16-row MMA
 constexpr std::int64_t kMinKeysPerSplit = 256;
@@ -40,7 +40,7 @@ std::pair<std::int64_t, std::int64_t> visible_keys(const AttentionOp& op, std::i
 }
 
 std::vector<Kernel> flash_prefill(const AttentionOp& op, const std::string& name, const GpuChip& chip,
-                                  std::int64_t object_base) {
+                                  std::int64_t object_base, TensorIds tensors) {
   Kernel k = base_kernel(op, name, chip);
   double e = bytes_per_element(op.dtype), ekv = bytes_per_element(op.kv_dtype);
   std::int64_t q_tiles = ceil_div(op.q_len, kQueryTile);
@@ -62,8 +62,11 @@ std::vector<Kernel> flash_prefill(const AttentionOp& op, const std::string& name
         CtaWork c;
         c.flops = 4.0 * kQueryTile * keys_computed * op.head_dim;
         std::int64_t kv_object = object_base + b * op.kv_heads + h / group;
-        c.reads = {{-1, rows * op.head_dim * e}, {kv_object, 2.0 * keys_read * op.head_dim * ekv}};
-        c.write_bytes = rows * op.head_dim * e;
+        double q_tile_bytes = rows * op.head_dim * e;
+        double q_offset = (double(b * op.heads + h) * double(op.q_len) + double(q_first)) * op.head_dim * e;
+        c.reads = tensor_blocks(tensors.input, q_offset, q_offset + q_tile_bytes);
+        c.reads.push_back({kv_object, 2.0 * keys_read * op.head_dim * ekv});
+        c.writes = tensor_blocks(tensors.output, q_offset, q_offset + q_tile_bytes);
         k.ctas.push_back(std::move(c));
       }
     }
@@ -71,7 +74,8 @@ std::vector<Kernel> flash_prefill(const AttentionOp& op, const std::string& name
   return {std::move(k)};
 }
 
-std::vector<Kernel> flash_decode(const AttentionOp& op, const std::string& name, const GpuChip& chip) {
+std::vector<Kernel> flash_decode(const AttentionOp& op, const std::string& name, const GpuChip& chip,
+                                 std::int64_t object_base, TensorIds tensors) {
   Kernel k = base_kernel(op, name, chip);
   double e = bytes_per_element(op.dtype), ekv = bytes_per_element(op.kv_dtype);
   std::int64_t group = std::max<std::int64_t>(1, op.heads / op.kv_heads);
@@ -92,9 +96,13 @@ std::vector<Kernel> flash_decode(const AttentionOp& op, const std::string& name,
       if (chunk <= 0) continue;
       CtaWork c;
       c.flops = 4.0 * rows * chunk * op.head_dim;
-      c.reads = {{-1, double(group * op.q_len) * op.head_dim * e}, {-1, 2.0 * chunk * op.head_dim * ekv}};
-      c.write_bytes = splits > 1 ? double(group * op.q_len) * (op.head_dim + 1) * 4.0
-                                 : double(group * op.q_len) * op.head_dim * e;
+      double q_bytes = double(group * op.q_len) * op.head_dim * e;
+      c.reads = tensor_blocks(tensors.input, double(u) * q_bytes, double(u + 1) * q_bytes);
+      c.reads.push_back({-1, 2.0 * chunk * op.head_dim * ekv});
+      // Partial outputs (fp32 plus the log-sum-exp) stay in L2 for the combine kernel.
+      double partial = double(group * op.q_len) * (op.head_dim + 1) * 4.0;
+      c.writes = splits > 1 ? std::vector<OperandWrite>{{object_base + (u * splits + s) + 1, partial}}
+                            : tensor_blocks(tensors.output, double(u) * q_bytes, double(u + 1) * q_bytes);
       k.ctas.push_back(std::move(c));
     }
   }
@@ -112,11 +120,13 @@ std::vector<Kernel> flash_decode(const AttentionOp& op, const std::string& name,
     combine.peak_flop_rate = chip.peak_flop_rate(DType::fp32);
     double partials = double(splits * group * op.q_len) * (op.head_dim + 1) * 4.0;
     combine.config = fmt::format("combine {} splits", splits);
+    double q_bytes = double(group * op.q_len) * op.head_dim * e;
     for (std::int64_t u = 0; u < units; ++u) {
       CtaWork c;
       c.flops = 3.0 * partials / 4.0;
-      c.reads = {{-1, partials}};
-      c.write_bytes = double(group * op.q_len) * op.head_dim * e;
+      for (std::int64_t s = 0; s < splits; ++s)
+        c.reads.push_back({object_base + (u * splits + s) + 1, partials / double(splits)});
+      c.writes = tensor_blocks(tensors.output, double(u) * q_bytes, double(u + 1) * q_bytes);
       combine.ctas.push_back(std::move(c));
     }
     kernels.push_back(std::move(combine));
@@ -127,9 +137,9 @@ std::vector<Kernel> flash_decode(const AttentionOp& op, const std::string& name,
 }  // namespace
 
 std::vector<Kernel> lower_attention(const AttentionOp& op, const std::string& name, const GpuChip& chip,
-                                    std::int64_t object_base) {
-  if (op.q_len <= kDecodeMaxQueries) return flash_decode(op, name, chip);
-  return flash_prefill(op, name, chip, object_base);
+                                    std::int64_t object_base, TensorIds tensors) {
+  if (op.q_len <= kDecodeMaxQueries) return flash_decode(op, name, chip, object_base, tensors);
+  return flash_prefill(op, name, chip, object_base, tensors);
 }
 
 }  // namespace hwsim

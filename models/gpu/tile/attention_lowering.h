@@ -15,7 +15,9 @@
 
 namespace hwsim {
 
+// `tensors`: Q is read from tensors.input, O written to tensors.output; the KV cache is an object
+// of its own (per sequence and KV head) under `object_base`.
 std::vector<Kernel> lower_attention(const AttentionOp& op, const std::string& name, const GpuChip& chip,
-                                    std::int64_t object_base);
+                                    std::int64_t object_base, TensorIds tensors = {});
 
 }  // namespace hwsim

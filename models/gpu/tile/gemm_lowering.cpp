@@ -22,6 +22,9 @@ const std::vector<TileShape>& simt_tiles() {
   return tiles;
 }
 const int kSplitFactors[] = {1, 2, 3, 4, 6, 8, 12, 16};
+// Weight-only formats (b narrower than a) are dequantised on the CUDA cores before the MMA:
+// unpack, convert, scale — about this many FP32-pipe operations per weight element.
+constexpr double kDequantOpsPerWeight = 4;
 // Tile rows per raster band (the libraries' swizzle / Triton's GROUP_SIZE_M).
 constexpr std::int64_t kRasterBand = 8;
 
@@ -134,11 +137,17 @@ GemmTiling choose_gemm_tiling(const GemmOp& g, const GpuChip& chip) {
 }
 
 Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t, const GpuChip& chip,
-                  std::int64_t object_base) {
+                  std::int64_t object_base, TensorIds tensors) {
   double ea = bytes_per_element(g.a), eb = bytes_per_element(g.b), eo = bytes_per_element(g.out);
   std::int64_t tm = ceil_div(g.m, t.bm), tn = ceil_div(g.n, t.bn);
   std::int64_t k_per_split = ceil_div(g.k, t.split_k);
   int cluster = tm >= chip.cluster_size ? chip.cluster_size : 1;
+  // Dequantisation work, expressed as tensor-rate FLOPs so it shares the SM's time with the MMA.
+  bool weight_only = bytes_per_element(g.b) < bytes_per_element(g.a);
+  double simt_rate = chip.flop_rate_per_sm(DType::fp32) * chip.simt_efficiency;
+  auto dequant_equivalent_flops = [&](double weights) {
+    return weight_only ? weights * kDequantOpsPerWeight * gemm_sm_flop_rate(g, chip) / simt_rate : 0.0;
+  };
 
   Kernel k;
   k.name = name;
@@ -151,14 +160,28 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   k.bytes_in_flight = (t.stages - 1) * (t.bm * ea + t.bn * eb) * t.bk;
   double a_share = t.bm * ea, b_share = t.bn * eb;
   k.l2_read_factor = (a_share + b_share / cluster) / (a_share + b_share);
+  k.hbm_access_cost = 1.0 / chip.tile_load_dram_efficiency;
   k.prologue = chip.hbm_latency;
   k.flops = 2.0 * double(g.m) * g.n * g.k * g.groups;
   k.min_bytes = double(g.groups) * (double(g.m) * g.k * ea + double(g.n) * g.k * eb + double(g.m) * g.n * eo);
   k.peak_flop_rate = chip.peak_flop_rate(k.dtype);
 
   // L2 objects: A row-panels and B column-panels per (group, k-slice).
-  auto a_id = [&](std::int64_t grp, std::int64_t i, std::int64_t s) {
-    return object_base + ((grp * tm + i) * t.split_k + s) * 2;
+  // x rows [i·bm, …) and K slice s, as blocks of the input tensor (panels when it has no id).
+  double row_bytes = double(g.k) * ea;
+  auto a_reads = [&](std::int64_t grp, std::int64_t i, std::int64_t s, double rows, double k_begin, double k_end) {
+    if (tensors.input < 0)
+      return std::vector<OperandRead>{{object_base + ((grp * tm + i) * t.split_k + s) * 2, rows * (k_end - k_begin) * ea}};
+    double panel = (double(grp) * g.m + double(i) * t.bm) * row_bytes;
+    double fraction_begin = k_begin / double(g.k), fraction_end = k_end / double(g.k);
+    return tensor_blocks(tensors.input, panel + rows * row_bytes * fraction_begin, panel + rows * row_bytes * fraction_end);
+  };
+  // out rows of tile (i, j), as blocks of the output tensor (streaming stores when it has no id).
+  auto out_writes = [&](std::int64_t grp, std::int64_t i, std::int64_t j, double rows, double cols) {
+    if (tensors.output < 0) return std::vector<OperandWrite>{{-1, rows * cols * eo}};
+    double tile_rows = (double(grp) * g.m + double(i) * t.bm) * double(g.n) * eo;
+    double begin = tile_rows + double(j) / double(tn) * rows * double(g.n) * eo;
+    return tensor_blocks(tensors.output, begin, begin + rows * cols * eo);
   };
   auto b_id = [&](std::int64_t grp, std::int64_t j, std::int64_t s) {
     return object_base + ((g.groups * tm + grp * tn + j) * t.split_k + s) * 2 + 1;
@@ -193,11 +216,14 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
         double span = double(std::min(g.k, (tile_end - tile * k_iters) * t.bk) -
                              std::min(g.k, (it - tile * k_iters) * t.bk));
         c.flops += 2.0 * t.bm * t.bn * double(tile_end - it) * t.bk;
-        c.reads.push_back({a_id(ti.grp, ti.i, 0), ti.rows * span * ea});
+        double k_begin = std::min<double>(double(g.k), double((it - tile * k_iters) * t.bk));
+        for (const auto& r : a_reads(ti.grp, ti.i, 0, ti.rows, k_begin, k_begin + span)) c.reads.push_back(r);
         c.reads.push_back({b_id(ti.grp, ti.j, 0), ti.cols * span * eb});
         bool whole_tile = it == tile * k_iters && tile_end == (tile + 1) * k_iters;
-        if (tile_end == (tile + 1) * k_iters) c.write_bytes += ti.rows * ti.cols * eo;
+        if (tile_end == (tile + 1) * k_iters)
+          for (const auto& w : out_writes(ti.grp, ti.i, ti.j, ti.rows, ti.cols)) c.writes.push_back(w);
         if (!whole_tile) c.scratch_bytes += 2.0 * ti.rows * ti.cols * 4.0;
+        c.flops += dequant_equivalent_flops(ti.cols * span);
         it = tile_end;
       }
       k.ctas.push_back(std::move(c));
@@ -212,9 +238,12 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
       double kc = double(std::min(k_per_split, g.k - s * k_per_split));
       CtaWork c;
       c.flops = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
-      c.reads = {{a_id(ti.grp, ti.i, s), ti.rows * kc * ea}, {b_id(ti.grp, ti.j, s), ti.cols * kc * eb}};
-      c.write_bytes = s == 0 ? ti.rows * ti.cols * eo : 0;
+      double k_begin = double(s * k_per_split);
+      c.reads = a_reads(ti.grp, ti.i, s, ti.rows, k_begin, k_begin + kc);
+      c.reads.push_back({b_id(ti.grp, ti.j, s), ti.cols * kc * eb});
+      if (s == 0) c.writes = out_writes(ti.grp, ti.i, ti.j, ti.rows, ti.cols);
       c.scratch_bytes = t.split_k > 1 ? 2.0 * ti.rows * ti.cols * 4.0 : 0;
+      c.flops += dequant_equivalent_flops(ti.cols * kc);
       k.ctas.push_back(std::move(c));
     }
   }

@@ -28,8 +28,9 @@ std::vector<GemmTiling> gemm_candidates(const GemmOp& gemm, const GpuChip& chip)
 GemmTiling choose_gemm_tiling(const GemmOp& gemm, const GpuChip& chip);
 
 // Builds the kernel for `tiling`. `object_base` makes L2 object ids unique across kernels.
+// `tensors` names the activation input x and the output for L2 reuse with neighbouring kernels.
 Kernel lower_gemm(const GemmOp& gemm, const std::string& name, const GemmTiling& tiling,
-                  const GpuChip& chip, std::int64_t object_base);
+                  const GpuChip& chip, std::int64_t object_base, TensorIds tensors = {});
 
 // The math dtype a GEMM runs in, and the SM FLOP rate (efficiency applied) for it.
 DType gemm_math_dtype(const GemmOp& gemm);

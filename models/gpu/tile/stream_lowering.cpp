@@ -10,10 +10,41 @@ namespace {
 // A typical elementwise CTA: 256 threads, each with four 16-byte loads in flight.
 constexpr double kThreadsPerCta = 256;
 constexpr double kBytesInFlightPerThread = 64;
+// A row-reduction (norm) CTA walks its row in a loop with one 8-byte vector load per thread in
+// flight, and passes over the row twice (statistics, then normalise-and-store); the second pass
+// hits L2.
+constexpr double kNormBytesInFlightPerThread = 8;
+constexpr double kNormMaxCtasPerSlot = 4;  // beyond this, rows share CTAs (grid-stride loop)
+
+Kernel lower_norm(const StreamOp& op, const GpuChip& chip, TensorIds tensors, Kernel k) {
+  k.bytes_in_flight = kThreadsPerCta * kNormBytesInFlightPerThread;
+  double slots = double(chip.sm_count) * k.ctas_per_sm;
+  double rows = double(std::max<std::int64_t>(1, op.rows));
+  double ctas = std::min(rows, slots * kNormMaxCtasPerSlot);
+  double rows_per_cta = rows / ctas;
+  double row_read = op.bytes_read / rows, row_written = op.bytes_written / rows;
+  k.config = fmt::format("row-norm {} CTAs x {} threads, {:.3g} rows each, 2 passes", ctas, kThreadsPerCta, rows_per_cta);
+  for (std::int64_t i = 0; i < std::int64_t(ctas); ++i) {
+    CtaWork c;
+    c.flops = op.flops / ctas;
+    double begin = row_read * rows_per_cta * double(i), end = begin + row_read * rows_per_cta;
+    // The second pass re-reads the row; with no tensor identity it still comes from L2.
+    std::int64_t row_tensor = tensors.input >= 0 ? tensors.input : -1;
+    c.reads = tensor_blocks(row_tensor, begin, end);
+    auto again = row_tensor >= 0 ? tensor_blocks(row_tensor, begin, end)
+                                 : std::vector<OperandRead>{};
+    c.reads.insert(c.reads.end(), again.begin(), again.end());
+    c.scratch_bytes = row_tensor >= 0 ? 0 : end - begin;
+    double out_begin = row_written * rows_per_cta * double(i);
+    c.writes = tensor_blocks(tensors.output, out_begin, out_begin + row_written * rows_per_cta);
+    k.ctas.push_back(std::move(c));
+  }
+  return k;
+}
 }  // namespace
 
 Kernel lower_stream(const StreamOp& op, const std::string& name, const std::string& op_class,
-                    const GpuChip& chip) {
+                    const GpuChip& chip, TensorIds tensors) {
   Kernel k;
   k.name = name;
   k.op_class = op_class;
@@ -25,6 +56,7 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.flops = op.flops;
   k.min_bytes = op.bytes_read + op.bytes_written;
   k.peak_flop_rate = chip.peak_flop_rate(DType::fp32);
+  if (op_class == "norm") return lower_norm(op, chip, tensors, std::move(k));
   // Row-wise kernels use one CTA per row (up to the chip's slots, then a grid-stride loop);
   // flat kernels cut the data into one slice per slot.
   double slots = double(chip.sm_count) * k.ctas_per_sm;
@@ -36,8 +68,9 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   for (int i = 0; i < int(ctas); ++i) {
     CtaWork c;
     c.flops = op.flops / ctas;
-    c.reads = {{-1, op.bytes_read / ctas}};
-    c.write_bytes = op.bytes_written / ctas;
+    double read_share = op.bytes_read / ctas, write_share = op.bytes_written / ctas;
+    c.reads = tensor_blocks(tensors.input, read_share * i, read_share * (i + 1));
+    c.writes = tensor_blocks(tensors.output, write_share * i, write_share * (i + 1));
     k.ctas.push_back(std::move(c));
   }
   return k;

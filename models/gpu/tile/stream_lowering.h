@@ -1,6 +1,7 @@
 #pragma once
 // Memory-bound ops (norms, elementwise, copies) → one kernel of CTAs that each stream a slice of
-// the data: bandwidth-bound tiles with their own launch overhead.
+// the data: bandwidth-bound tiles with their own launch overhead. op_class "norm" gives a
+// row-reduction kernel (one CTA per row, latency-bound loop, two passes over the row).
 #include <string>
 
 #include "models/gpu/gpu_chip.h"
@@ -10,6 +11,6 @@
 namespace hwsim {
 
 Kernel lower_stream(const StreamOp& op, const std::string& name, const std::string& op_class,
-                    const GpuChip& chip);
+                    const GpuChip& chip, TensorIds tensors = {});
 
 }  // namespace hwsim

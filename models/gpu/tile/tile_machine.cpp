@@ -110,19 +110,27 @@ void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
   const Kernel& k = *run.kernel;
   const CtaWork& cta = k.ctas[index];
   sm_enter(sm);
-  double read_bytes = 0, miss_bytes = 0;
+  double read_bytes = 0, miss_bytes = 0, read_writebacks = 0;
   for (const auto& r : cta.reads) {
     read_bytes += r.bytes;
-    miss_bytes += l2_.access(r.object, r.bytes);
+    L2Traffic t = l2_.read(r.object, r.bytes, r.offset);
+    miss_bytes += t.miss_bytes;
+    read_writebacks += t.writeback_bytes;
+  }
+  double write_bytes = 0, write_hbm = 0;
+  for (const auto& w : cta.writes) {
+    write_bytes += w.bytes;
+    write_hbm += l2_.write(w.object, w.bytes, w.offset).writeback_bytes;
   }
   double miss_fraction = read_bytes > 0 ? miss_bytes / read_bytes : 0;
+  double hbm_per_byte = read_bytes > 0 ? (miss_bytes + read_writebacks) / read_bytes : 0;
   double port = chip_.sm_port_bytes_per_clock * chip_.clock_hz;
 
   FlowSpec main;
   main.bytes = read_bytes;
   // SM time per operand byte: math or the SM's L2 port, whichever is slower (they overlap).
   double sm_per_byte = read_bytes > 0 ? std::max(cta.flops / read_bytes / k.sm_flop_rate, 1.0 / port) : 0;
-  main.demands = {{l2_resource_, k.l2_read_factor}, {hbm_resource_, miss_fraction},
+  main.demands = {{l2_resource_, k.l2_read_factor}, {hbm_resource_, hbm_per_byte * k.hbm_access_cost},
                   {sms_[std::size_t(sm)].resource, sm_per_byte}};
   double latency = chip_.l2_latency + miss_fraction * (chip_.hbm_latency - chip_.l2_latency);
   if (k.bytes_in_flight > 0) main.max_rate = k.bytes_in_flight / latency;
@@ -135,10 +143,10 @@ void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
   }
 
   FlowSpec epilogue;
-  epilogue.bytes = cta.write_bytes + cta.scratch_bytes;
+  epilogue.bytes = write_bytes + cta.scratch_bytes;
   double total_out = epilogue.bytes;
   epilogue.demands = {{l2_resource_, 1.0},
-                      {hbm_resource_, total_out > 0 ? cta.write_bytes / total_out : 0},
+                      {hbm_resource_, total_out > 0 ? write_hbm / total_out : 0},
                       {sms_[std::size_t(sm)].resource, 1.0 / port}};
   double epilogue_alone = total_out / port;
   double overhead = k.prologue + epilogue_alone + chip_.cta_overhead;

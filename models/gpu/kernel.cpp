@@ -1,0 +1,22 @@
+#include "models/gpu/kernel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hwsim {
+
+std::vector<OperandRead> tensor_blocks(std::int64_t tensor, double begin, double end) {
+  if (end <= begin) return {};
+  if (tensor < 0) return {{-1, end - begin}};
+  std::vector<OperandRead> out;
+  auto first = std::int64_t(std::floor(begin / kTensorBlock));
+  auto last = std::int64_t(std::ceil(end / kTensorBlock));
+  for (std::int64_t b = first; b < last; ++b) {
+    double lo = std::max(begin, double(b) * kTensorBlock), hi = std::min(end, double(b + 1) * kTensorBlock);
+    // Tensor ids (< 2^15) sit above 2^24 blocks (1 TiB per tensor), below op objects (>= 2^40).
+    out.push_back({(tensor << 24) + b, hi - lo, lo - double(b) * kTensorBlock});
+  }
+  return out;
+}
+
+}  // namespace hwsim
