@@ -1,6 +1,8 @@
 #include "sim/engine/flow_host.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace hwsim {
 
@@ -19,7 +21,17 @@ void FlowHost::start(const FlowSpec& spec, std::function<void()> on_done) {
 
 void FlowHost::on_wakeup() {
   network_.advance_to(sim_now());
-  for (FlowId id : network_.take_finished()) {
+  auto finished = network_.take_finished();
+  // A wake-up that finishes nothing at the same instant as the last one means the completion
+  // time cannot be represented: a bug, reported rather than spun on.
+  if (finished.empty() && sim_now() == last_wakeup_) {
+    if (++wakeups_without_progress_ > 1000)
+      throw std::logic_error(network_.describe("flow network makes no progress at t=" + std::to_string(sim_now())));
+  } else {
+    wakeups_without_progress_ = 0;
+  }
+  last_wakeup_ = sim_now();
+  for (FlowId id : finished) {
     auto it = waiters_.find(id);
     auto callback = std::move(it->second);
     waiters_.erase(it);

@@ -55,7 +55,9 @@ double FlowNetwork::next_completion() const {
   double best = kInf;
   for (const auto& f : flows_) {
     if (is_done(f)) return now_;
-    if (f.rate > 0) best = std::min(best, now_ + f.remaining / f.rate);
+    // At least one femtosecond ahead: a remainder finishing sooner than now_'s precision would
+    // otherwise be scheduled at now_ itself and never progress.
+    if (f.rate > 0) best = std::min(best, now_ + std::max(f.remaining / f.rate, 1e-15));
   }
   return best;
 }
@@ -72,6 +74,14 @@ std::vector<FlowId> FlowNetwork::take_finished() {
     recompute_rates();
   }
   return done;
+}
+
+std::string FlowNetwork::describe(const std::string& headline) const {
+  std::string out = headline;
+  for (const auto& f : flows_)
+    out += "; flow " + std::to_string(f.id) + " remaining " + std::to_string(f.remaining) + " of " +
+           std::to_string(f.initial) + " at " + std::to_string(f.rate) + " B/s (cap " + std::to_string(f.max_rate) + ")";
+  return out;
 }
 
 double FlowNetwork::current_rate(FlowId id) const {

@@ -50,6 +50,8 @@ class FlowNetwork {
   double now() const { return now_; }
   std::size_t active_flows() const { return flows_.size(); }
   double current_rate(FlowId id) const;
+  // `headline` followed by every active flow (remaining bytes, rate, cap) and resource.
+  std::string describe(const std::string& headline) const;
 
   // Bytes moved through a resource so far, and time it spent with any demand (busy), for stats.
   double bytes_through(ResourceId r) const { return resources_[r].bytes; }
