@@ -16,7 +16,9 @@ void FlowHost::start(const FlowSpec& spec, std::function<void()> on_done) {
   network_.advance_to(sim_now());
   FlowId id = network_.start(spec);
   waiters_[id] = std::move(on_done);
-  reschedule();
+  // Rates are recomputed once, in the next delta cycle, however many flows start now.
+  wakeup_.cancel();
+  wakeup_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void FlowHost::on_wakeup() {

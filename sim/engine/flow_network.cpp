@@ -25,7 +25,7 @@ FlowId FlowNetwork::start(const FlowSpec& spec) {
   f.max_rate = spec.max_rate;
   f.demands = spec.demands;
   flows_.push_back(std::move(f));
-  recompute_rates();
+  dirty_ = true;
   return flows_.back().id;
 }
 
@@ -36,22 +36,24 @@ bool FlowNetwork::is_done(const Flow& f) const {
 void FlowNetwork::advance_to(double t) {
   double dt = t - now_;
   if (dt <= 0) return;
-  std::vector<double> load(resources_.size(), 0.0);
+  settle();
+  load_.assign(resources_.size(), 0.0);
   for (auto& f : flows_) {
     double moved = std::min(f.remaining, f.rate * dt);
     f.remaining -= moved;
     for (const auto& d : f.demands) {
       resources_[d.resource].bytes += moved * d.weight;
-      load[d.resource] += f.rate * d.weight;
+      load_[d.resource] += f.rate * d.weight;
     }
   }
   for (std::size_t r = 0; r < resources_.size(); ++r) {
-    if (load[r] > 0) resources_[r].busy += dt;
+    if (load_[r] > 0) resources_[r].busy += dt;
   }
   now_ = t;
 }
 
-double FlowNetwork::next_completion() const {
+double FlowNetwork::next_completion() {
+  settle();
   double best = kInf;
   for (const auto& f : flows_) {
     if (is_done(f)) return now_;
@@ -71,7 +73,7 @@ std::vector<FlowId> FlowNetwork::take_finished() {
   });
   if (keep != flows_.end()) {
     flows_.erase(keep, flows_.end());
-    recompute_rates();
+    dirty_ = true;
   }
   return done;
 }
@@ -84,7 +86,8 @@ std::string FlowNetwork::describe(const std::string& headline) const {
   return out;
 }
 
-double FlowNetwork::current_rate(FlowId id) const {
+double FlowNetwork::current_rate(FlowId id) {
+  settle();
   for (const auto& f : flows_)
     if (f.id == id) return f.rate;
   return 0;
@@ -93,39 +96,46 @@ double FlowNetwork::current_rate(FlowId id) const {
 // Progressive filling: raise every unfrozen flow's rate by the same amount until a flow reaches
 // its cap or a resource saturates; freeze those flows; repeat.
 void FlowNetwork::recompute_rates() {
-  std::vector<double> spare(resources_.size());
-  for (std::size_t r = 0; r < resources_.size(); ++r) spare[r] = resources_[r].capacity;
-  std::vector<char> frozen(flows_.size(), 0);
-  for (std::size_t i = 0; i < flows_.size(); ++i) {
+  dirty_ = false;
+  std::size_t n = flows_.size();
+  // Only resources some flow crosses take part.
+  touched_.clear();
+  weight_.assign(resources_.size(), 0.0);
+  for (const auto& f : flows_)
+    for (const auto& d : f.demands)
+      if (weight_[d.resource] == 0) weight_[d.resource] = 1, touched_.push_back(d.resource);
+  spare_.resize(resources_.size());
+  for (ResourceId r : touched_) spare_[r] = resources_[r].capacity;
+  frozen_.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
     flows_[i].rate = 0;
-    if (is_done(flows_[i])) frozen[i] = 1;
+    if (is_done(flows_[i])) frozen_[i] = 1;
   }
-  std::vector<double> weight(resources_.size());
   for (;;) {
-    std::fill(weight.begin(), weight.end(), 0.0);
+    for (ResourceId r : touched_) weight_[r] = 0;
     double step = kInf;
     bool any = false;
-    for (std::size_t i = 0; i < flows_.size(); ++i) {
-      if (frozen[i]) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (frozen_[i]) continue;
       any = true;
       step = std::min(step, flows_[i].max_rate - flows_[i].rate);
-      for (const auto& d : flows_[i].demands) weight[d.resource] += d.weight;
+      for (const auto& d : flows_[i].demands) weight_[d.resource] += d.weight;
     }
     if (!any) break;
-    for (std::size_t r = 0; r < resources_.size(); ++r)
-      if (weight[r] > 0) step = std::min(step, spare[r] / weight[r]);
+    for (ResourceId r : touched_)
+      if (weight_[r] > 0) step = std::min(step, spare_[r] / weight_[r]);
     if (!std::isfinite(step)) step = 0;  // unconstrained flow: treat as instantaneous below
-    for (std::size_t r = 0; r < resources_.size(); ++r) spare[r] -= weight[r] * step;
+    for (ResourceId r : touched_) spare_[r] -= weight_[r] * step;
     bool froze = false;
-    for (std::size_t i = 0; i < flows_.size(); ++i) {
-      if (frozen[i]) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (frozen_[i]) continue;
       Flow& f = flows_[i];
       f.rate += step;
       bool saturated = f.rate >= f.max_rate * (1 - 1e-12);
       for (const auto& d : f.demands)
-        if (d.weight > 0 && spare[d.resource] <= resources_[d.resource].capacity * 1e-12) saturated = true;
+        if (d.weight > 0 && spare_[d.resource] <= resources_[d.resource].capacity * 1e-12) saturated = true;
       if (saturated || step == 0) {
-        frozen[i] = 1;
+        frozen_[i] = 1;
         froze = true;
       }
     }

@@ -9,7 +9,8 @@
 // so contention is simulated, not assumed.
 //
 // Plain C++ with no SystemC dependency: time is a double in seconds, advanced by the host.
-// Deterministic: the same calls in the same order give bit-identical results.
+// Deterministic: the same calls in the same order give bit-identical results. Rates are
+// recomputed lazily, once after any number of starts and finishes at one instant.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -42,14 +43,14 @@ class FlowNetwork {
   void advance_to(double t);
 
   // Absolute time at which the next active flow completes (infinity when none is active).
-  double next_completion() const;
+  double next_completion();
 
   // Removes and returns the flows finished at now() (in start order).
   std::vector<FlowId> take_finished();
 
   double now() const { return now_; }
   std::size_t active_flows() const { return flows_.size(); }
-  double current_rate(FlowId id) const;
+  double current_rate(FlowId id);
   // `headline` followed by every active flow (remaining bytes, rate, cap) and resource.
   std::string describe(const std::string& headline) const;
 
@@ -75,7 +76,14 @@ class FlowNetwork {
     std::vector<FlowDemand> demands;
   };
   void recompute_rates();
+  void settle() { if (dirty_) recompute_rates(); }
   bool is_done(const Flow& f) const;
+
+  bool dirty_ = false;  // flows changed since the rates were computed
+  // Scratch space reused by recompute_rates().
+  std::vector<double> spare_, weight_, load_;
+  std::vector<char> frozen_;
+  std::vector<ResourceId> touched_;
 
   std::vector<Resource> resources_;
   std::vector<Flow> flows_;
