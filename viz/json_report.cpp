@@ -1,5 +1,7 @@
 #include "viz/json_report.h"
 
+#include "sim/llm_metrics.h"
+
 namespace hwsim {
 
 namespace {
@@ -54,13 +56,58 @@ nlohmann::json result_json(const RunResult& r) {
           {"steps", steps}};
 }
 
+namespace {
+// result.llm of a language-model run (sim/llm_metrics.h, plus the workload's memory facts);
+// null for workloads without tokens.
+nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
+  LlmMetrics m = compute_llm_metrics(workload, r);
+  if (!m.present) return nullptr;
+  nlohmann::json by_class = nlohmann::json::object();
+  for (const auto& [name, c] : m.by_class)
+    by_class[name] = {{"seconds", c.seconds}, {"roofline_floor", c.roofline_floor}, {"kernels", c.kernels}};
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : m.steps)
+    steps.push_back({{"label", s.label}, {"phase", s.phase}, {"tokens", s.tokens}, {"seconds", s.seconds},
+                     {"tokens_per_second", s.tokens_per_second}, {"mbu", s.mbu}, {"mfu", s.mfu}});
+  nlohmann::json farthest = nlohmann::json::array();
+  for (const auto& k : m.farthest_from_floor)
+    farthest.push_back({{"step", k.step}, {"name", k.name}, {"op_class", k.op_class}, {"bound", k.bound},
+                        {"seconds", k.seconds}, {"roofline_floor", k.roofline_floor}, {"excess", k.excess},
+                        {"ratio", k.ratio}});
+  nlohmann::json doc = {{"tokens", m.tokens},
+                        {"seconds", m.seconds},
+                        {"tokens_per_second", m.tokens_per_second},
+                        {"ttft", m.ttft},
+                        {"tpot", m.tpot},
+                        {"decode_tokens_per_second", m.decode_tokens_per_second},
+                        {"mbu", m.mbu},
+                        {"mfu", m.mfu},
+                        {"time_by_class", by_class},
+                        {"steps", steps},
+                        {"farthest_from_floor", farthest}};
+  if (workload.llm) {
+    const LlmFacts& f = *workload.llm;
+    doc["memory"] = {{"model", f.model}, {"phase", f.phase}, {"batch", f.batch}, {"context", f.context},
+                     {"step_tokens", f.step_tokens}, {"max_context", f.max_context}, {"window", f.window},
+                     {"weight_bytes", f.weight_bytes}, {"kv_bytes", f.kv_bytes},
+                     {"activation_bytes", f.activation_bytes}, {"total_bytes", f.total_bytes()},
+                     {"kv_bytes_per_token", f.kv_bytes_per_token},
+                     {"activation_bytes_per_token", f.activation_bytes_per_token},
+                     {"activation_bytes_per_sequence", f.activation_bytes_per_sequence}};
+  }
+  return doc;
+}
+}  // namespace
+
 nlohmann::json run_document(const Config& config, const Workload& workload, const RunResult& r) {
+  nlohmann::json result = result_json(r);
+  if (nlohmann::json llm = llm_json(workload, r); !llm.is_null()) result["llm"] = std::move(llm);
   return {{"hwsim", HWSIM_VERSION},
           {"chip", {{"name", config.text("name")}, {"file", config.chip_path()}}},
           {"workload", {{"spec", workload.spec}, {"kind", workload.kind}}},
           {"level", r.level},
           {"config", nlohmann::json::parse(config.resolved_json())},
-          {"result", result_json(r)}};
+          {"result", result}};
 }
 
 }  // namespace hwsim

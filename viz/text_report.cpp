@@ -4,6 +4,7 @@
 #include <fmt/ostream.h>
 #include <ostream>
 
+#include "sim/llm_metrics.h"
 #include "sim/units.h"
 
 namespace hwsim {
@@ -11,6 +12,36 @@ namespace hwsim {
 namespace {
 std::string seconds(double s) { return format_quantity(s, Dimension::time, 4); }
 std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : "-"; }
+// Language-model section: only for workloads that produce tokens (decode, prefill, generate).
+void print_llm_section(std::ostream& out, const Workload& workload, const RunResult& r) {
+  LlmMetrics m = compute_llm_metrics(workload, r);
+  if (!m.present) return;
+  auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
+  fmt::print(out, "\n  language model\n");
+  row("tokens", fmt::format("{} in {} steps  ({:.1f} tokens/s)", m.tokens, m.steps.size(), m.tokens_per_second));
+  if (m.ttft > 0) row("time to first token (TTFT)", seconds(m.ttft));
+  if (m.tpot > 0) row("time per output token (TPOT)", fmt::format("{}  ({:.1f} decode tokens/s)", seconds(m.tpot),
+                                                                   m.decode_tokens_per_second));
+  row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * m.mbu, 100 * m.mfu));
+  if (workload.llm) {
+    const LlmFacts& f = *workload.llm;
+    row("memory held", fmt::format("{}  (weights {}, KV cache {}, activations {})",
+                                   format_quantity(f.total_bytes(), Dimension::bytes),
+                                   format_quantity(f.weight_bytes, Dimension::bytes),
+                                   format_quantity(f.kv_bytes, Dimension::bytes),
+                                   format_quantity(f.activation_bytes, Dimension::bytes)));
+  }
+  fmt::print(out, "\n  {:<26} {:>12} {:>7} {:>12} {:>8}\n", "time by op class", "time", "share", "floor", "kernels");
+  for (const auto& [name, c] : m.by_class)
+    fmt::print(out, "  {:<26} {:>12} {:>7} {:>12} {:>8}\n", name, seconds(c.seconds), percent(c.seconds, m.seconds),
+               name == "launch_gaps" ? std::string("-") : seconds(c.roofline_floor), c.kernels);
+  fmt::print(out, "\n  {:<34} {:>10} {:>10} {:>7} {:>7}\n", "farthest from roofline floor", "time", "floor", "x floor",
+             "bound");
+  for (const auto& k : m.farthest_from_floor)
+    fmt::print(out, "  {:<34} {:>10} {:>10} {:>7.2f} {:>7}\n", (k.step + " " + k.name).substr(0, 34), seconds(k.seconds),
+               seconds(k.roofline_floor), k.ratio, k.bound);
+}
+
 }  // namespace
 
 void print_text_report(std::ostream& out, const Config& config, const Workload& workload, const RunResult& r) {
@@ -47,6 +78,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
     }
   }
   if (shown > 40) fmt::print(out, "  ... {} kernels in all (see --json)\n", shown);
+  print_llm_section(out, workload, r);
 }
 
 }  // namespace hwsim

@@ -2,8 +2,10 @@
 // A workload: what to run, as one or more steps, each an op graph. Workload kinds register by
 // name ("gemm", "decode", ...) with a builder from a WorkloadSpec; presets are names whose
 // builder fills in defaults and delegates.
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,12 +17,37 @@ namespace hwsim {
 struct WorkloadStep {
   std::string label;  // "step", "prefill", "decode@513", ...
   OpGraph graph;
+  // Language-model steps only (0 / "" otherwise): new tokens the step produces (one per sequence:
+  // the LM head's next token) and its phase, "prefill" or "decode".
+  std::int64_t tokens = 0;
+  std::string phase{};
+};
+
+// What the hardware side needs to know about a language-model workload's memory, beyond its op
+// graphs: the footprint of this run and the per-unit sizes to find the largest batch or context
+// that fits a capacity (workloads/llm/capacity.h). Bytes are exact for the dtypes.
+struct LlmFacts {
+  std::string model;               // "llama3_8b"
+  std::string phase;               // "decode" | "prefill" | "generate"
+  std::int64_t batch = 0;          // sequences
+  std::int64_t context = 0;        // positions each sequence holds at the end (new tokens included)
+  std::int64_t step_tokens = 0;    // new tokens per sequence in the largest step (prompt, or 1)
+  std::int64_t max_context = 0;    // the model's limit
+  std::int64_t window = 0;         // > 0: the cache keeps only the last `window` positions
+  double weight_bytes = 0;         // every weight held in memory (embedding, layers, norms, head)
+  double kv_bytes = 0;             // the whole KV cache: batch · kept positions · kv_bytes_per_token
+  double activation_bytes = 0;     // live activations of the largest step (see activation_bytes_*)
+  double kv_bytes_per_token = 0;   // K and V of one position of one sequence, all layers
+  double activation_bytes_per_token = 0;     // per new token in a step (largest live set)
+  double activation_bytes_per_sequence = 0;  // per sequence per step (last-token hidden + logits)
+  double total_bytes() const { return weight_bytes + kv_bytes + activation_bytes; }
 };
 
 struct Workload {
   std::string kind;          // registered name that built it ("gemm")
   std::string spec;          // the spec text as given
   std::vector<WorkloadStep> steps;
+  std::optional<LlmFacts> llm;  // set by language-model workloads (decode, prefill, generate)
 };
 
 using WorkloadBuilder = std::function<Workload(const WorkloadSpec&)>;

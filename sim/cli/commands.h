@@ -25,6 +25,18 @@ struct ValidateOptions {
 };
 int validate_command(const ValidateOptions& options);
 
+// A kernel program on the warp model (sim/cli/kernel_command.cpp): --kernel FILE.hwk.
+struct KernelOptions {
+  std::string kernel;                  // .hwk file
+  long long grid = 1, block = 32;
+  std::vector<std::string> args;       // --arg NAME=SPEC
+  std::vector<std::string> dumps;      // --dump BUFFER or BUFFER=FILE
+  long long max_cycles = 0;            // 0 = no limit
+  std::string trace_path;              // --trace FILE: Chrome trace, one track per warp
+  int sample_sms = 0;                  // --sample-sms N: simulate N SMs and their share of the grid
+};
+int kernel_command(const RunOptions& run, const KernelOptions& kernel);
+
 // what: params | chips | workloads | models
 int list_command(const std::string& what);
 

@@ -11,12 +11,21 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", HWSIM_VERSION);
 
   RunOptions run;
+  KernelOptions kernel;
   auto add_run_options = [&](CLI::App* target) {
     target->add_option("--chip", run.chip, "chip file or shipped chip name (configs/NAME.toml)");
     target->add_option("--workload,-w", run.workload, "workload spec, e.g. gemm:M=4096,N=4096,K=4096,dtype=bf16");
     target->add_option("--set", run.overrides, "override a config key: KEY=VALUE (repeatable)")->take_all();
     target->add_option("--json", run.json_path, "write the result document to FILE");
     target->add_flag("--quiet,-q", run.quiet, "no text report on stdout");
+    target->add_option("--kernel", kernel.kernel, "run a .hwk kernel program on the warp model");
+    target->add_option("--grid", kernel.grid, "kernel: blocks in the grid");
+    target->add_option("--block", kernel.block, "kernel: threads per block");
+    target->add_option("--arg", kernel.args, "kernel argument NAME=VALUE or NAME=COUNT[:INIT[:SEED]] (repeatable)");
+    target->add_option("--dump", kernel.dumps, "after the run, print BUFFER or write it: BUFFER=FILE (repeatable)");
+    target->add_option("--max-cycles", kernel.max_cycles, "kernel: stop with an error after this many cycles");
+    target->add_option("--trace", kernel.trace_path, "kernel: write a Chrome trace (one track per warp) to FILE");
+    target->add_option("--sample-sms", kernel.sample_sms, "kernel: simulate only N SMs and their share of the grid and bandwidth");
   };
   add_run_options(&app);
   CLI::App* run_cmd = app.add_subcommand("run", "simulate a workload on a chip (the default)");
@@ -53,6 +62,7 @@ int main(int argc, char** argv) {
     if (*validate_cmd) return validate_command(validate);
     if (*list_cmd) return list_command(list_what);
     if (run.chip.empty()) usage_error("missing --chip FILE (e.g. --chip configs/h100.toml)");
+    if (!kernel.kernel.empty()) return kernel_command(run, kernel);
     if (run.workload.empty()) usage_error("missing --workload SPEC (e.g. --workload gemm:M=4096,N=4096,K=4096,dtype=bf16)");
     return run_command(run);
   } catch (const UserError& e) {

@@ -30,14 +30,15 @@ toml::table parse_toml_file(const std::string& path) {
   }
 }
 
-// Child values win; tables merge key by key.
-void merge_into(toml::table& base, const toml::table& child) {
-  for (const auto& [key, node] : child) {
+// Child values win; tables merge key by key. Nodes are moved, not copied: a toml++ copy drops
+// the node's source position, which error lines need (FILE:LINE).
+void merge_into(toml::table& base, toml::table& child) {
+  for (auto&& [key, node] : child) {
     auto* base_table = base[key].as_table();
     if (base_table && node.is_table()) {
       merge_into(*base_table, *node.as_table());
     } else {
-      base.insert_or_assign(key, node);
+      base.insert_or_assign(key, std::move(node));
     }
   }
 }

@@ -23,6 +23,10 @@ struct Measurement {
 struct PredictionPlan {
   std::string workload;
   std::function<double(const nlohmann::json& document)> predicted_seconds;
+  // Optional: a simulation other than a workload run (e.g. a kernel program on the warp model).
+  // Called in the child process with the validate run's chip and --set overrides; returns the run's
+  // JSON document. `workload` then only describes the run in reports.
+  std::function<std::string(const std::string& chip, const std::vector<std::string>& overrides)> simulate;
 };
 
 using MeasurementAdapter = std::function<std::optional<PredictionPlan>(const Measurement&)>;

@@ -33,6 +33,7 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
       continue;
     }
     std::string text = run_isolated([&]() {
+      if (plan->simulate) return plan->simulate(options.chip, options.overrides);
       Config config = load_config(options.chip, options.overrides);
       Workload workload = WorkloadCatalog::build(plan->workload);
       RunResult result = simulate(config, workload);

@@ -21,25 +21,16 @@ class TileCoreModel : public GpuCoreModel {
 
   RunResult run(const Workload& workload) override {
     init_systemc();
+    StepSource source;
+    for (const auto& step : workload.steps) source.labels.push_back(step.label);
+    source.lower = [this, &workload](std::size_t i) { return lower_step(workload.steps[i]); };
+    // All steps run back to back on one GPU, as a serving loop does: what one step leaves in L2
+    // is there for the next.
+    TileMachine machine("gpu", chip_, std::move(source));
+    sc_core::sc_start();
     RunResult result;
     result.level = "tile";
-    std::vector<std::unique_ptr<TileMachine>> machines;
-    std::vector<std::size_t> kernel_counts;
-    // One machine per step keeps steps independent (each starts with a cold L2) while all of
-    // them share one elaboration.
-    for (std::size_t s = 0; s < workload.steps.size(); ++s) {
-      auto machine = std::make_unique<TileMachine>(fmt::format("step{}", s).c_str(), chip_);
-      machine->enqueue(lower_step(workload.steps[s]));
-      machines.push_back(std::move(machine));
-    }
-    sc_core::sc_start();
-    for (std::size_t s = 0; s < workload.steps.size(); ++s) {
-      StepResult step;
-      step.label = workload.steps[s].label;
-      step.kernels = machines[s]->records();
-      step.seconds = machines[s]->finish_time();
-      result.steps.push_back(std::move(step));
-    }
+    result.steps = machine.results();
     finalize(result);
     return result;
   }

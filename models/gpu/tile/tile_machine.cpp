@@ -16,18 +16,15 @@ struct TileMachine::KernelRun {
   std::vector<int> free_slots;     // per SM
 };
 
-TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
-    : sc_core::sc_module(name), chip_(chip), timers_("timers"), flows_("flows"), l2_(chip.l2_bytes) {
+TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip, StepSource steps)
+    : sc_core::sc_module(name), chip_(chip), timers_("timers"), flows_("flows"), l2_(chip.l2_bytes),
+      steps_(std::move(steps)) {
   auto& net = flows_.network();
   l2_resource_ = net.add_resource("l2", chip.l2_bandwidth);
   hbm_resource_ = net.add_resource("hbm", chip.usable_hbm_bandwidth());
   sms_.resize(std::size_t(chip.sm_count));
   for (int i = 0; i < chip.sm_count; ++i) sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0);
   SC_THREAD(stream);
-}
-
-void TileMachine::enqueue(std::vector<Kernel> kernels) {
-  for (auto& k : kernels) queue_.push_back(std::move(k));
 }
 
 void TileMachine::sm_enter(int sm) {
@@ -41,54 +38,62 @@ void TileMachine::sm_leave(int sm) {
 }
 
 void TileMachine::stream() {
-  auto& net = flows_.network();
-  for (const Kernel& kernel : queue_) {
-    KernelRun run{&kernel, {}, 0, 0, sim_now(), 0, {}};
-    run.record.name = kernel.name;
-    run.record.op_class = kernel.op_class;
-    run.record.config = kernel.config;
-    run.record.dtype = std::string(dtype_name(kernel.dtype));
-    run.record.start = sim_now();
-    run.record.flops = kernel.flops;
-    run.record.min_bytes = kernel.min_bytes;
-    run.record.ctas = int(kernel.ctas.size());
-    run.record.ctas_per_sm = kernel.ctas_per_sm;
-    run.record.sms_used = int(std::min<std::size_t>(kernel.ctas.size(), std::size_t(chip_.sm_count)));
-    run.record.waves = double(kernel.ctas.size()) / (double(chip_.sm_count) * kernel.ctas_per_sm);
-    run.record.peak_flop_rate = kernel.peak_flop_rate;
-    run.record.peak_hbm_bandwidth = chip_.hbm_bandwidth;
-    for (auto& s : sms_) s.busy_total = 0;
-    double l2_before = net.bytes_through(l2_resource_), hbm_before = net.bytes_through(hbm_resource_);
-
-    wait(to_sc_time(chip_.launch_overhead));
-    run.free_slots.assign(std::size_t(chip_.sm_count), kernel.ctas_per_sm);
-    if (kernel.ctas.empty()) {
-      kernel_done_.notify(sc_core::SC_ZERO_TIME);
-    } else {
-      dispatch(run);
-    }
-    wait(kernel_done_);
-
-    double end = sim_now();
-    net.advance_to(end);
-    run.record.end = end;
-    run.record.l2_bytes = net.bytes_through(l2_resource_) - l2_before;
-    run.record.hbm_bytes = net.bytes_through(hbm_resource_) - hbm_before;
-    // Time accounting in SM-seconds, then averaged over the SMs.
-    double duration = end - run.start;
-    double sm_seconds = duration * chip_.sm_count;
-    double busy = 0;
-    for (const auto& s : sms_) busy += s.busy_total;
-    double math = kernel.sm_flop_rate > 0 ? kernel.flops / kernel.sm_flop_rate : 0;
-    double overhead = chip_.launch_overhead * chip_.sm_count + run.overhead_sm_seconds / kernel.ctas_per_sm;
-    double idle = std::max(0.0, sm_seconds - busy - chip_.launch_overhead * chip_.sm_count);
-    math = std::min(math, std::max(0.0, sm_seconds - overhead - idle));
-    double memory_wait = std::max(0.0, sm_seconds - math - overhead - idle);
-    double n = chip_.sm_count;
-    run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, overhead / n, idle / n};
-    records_.push_back(run.record);
+  for (std::size_t i = 0; i < steps_.labels.size(); ++i) {
+    StepResult step;
+    step.label = steps_.labels[i];
+    double step_start = sim_now();
+    for (const Kernel& kernel : steps_.lower(i)) step.kernels.push_back(run_kernel(kernel, step_start));
+    step.seconds = sim_now() - step_start;
+    results_.push_back(std::move(step));
   }
-  finish_time_ = sim_now();
+}
+
+KernelRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
+  auto& net = flows_.network();
+  KernelRun run{&kernel, {}, 0, 0, sim_now(), 0, {}};
+  run.record.name = kernel.name;
+  run.record.op_class = kernel.op_class;
+  run.record.config = kernel.config;
+  run.record.dtype = std::string(dtype_name(kernel.dtype));
+  run.record.start = sim_now() - step_start;
+  run.record.flops = kernel.flops;
+  run.record.min_bytes = kernel.min_bytes;
+  run.record.ctas = int(kernel.ctas.size());
+  run.record.ctas_per_sm = kernel.ctas_per_sm;
+  run.record.sms_used = int(std::min<std::size_t>(kernel.ctas.size(), std::size_t(chip_.sm_count)));
+  run.record.waves = double(kernel.ctas.size()) / (double(chip_.sm_count) * kernel.ctas_per_sm);
+  run.record.peak_flop_rate = kernel.peak_flop_rate;
+  run.record.peak_hbm_bandwidth = chip_.hbm_bandwidth;
+  for (auto& s : sms_) s.busy_total = 0;
+  double l2_before = net.bytes_through(l2_resource_), hbm_before = net.bytes_through(hbm_resource_);
+
+  wait(to_sc_time(chip_.launch_overhead));
+  run.free_slots.assign(std::size_t(chip_.sm_count), kernel.ctas_per_sm);
+  if (kernel.ctas.empty()) {
+    kernel_done_.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    dispatch(run);
+  }
+  wait(kernel_done_);
+
+  double end = sim_now();
+  net.advance_to(end);
+  run.record.end = end - step_start;
+  run.record.l2_bytes = net.bytes_through(l2_resource_) - l2_before;
+  run.record.hbm_bytes = net.bytes_through(hbm_resource_) - hbm_before;
+  // Time accounting in SM-seconds, then averaged over the SMs.
+  double duration = end - run.start;
+  double sm_seconds = duration * chip_.sm_count;
+  double busy = 0;
+  for (const auto& s : sms_) busy += s.busy_total;
+  double math = kernel.sm_flop_rate > 0 ? kernel.flops / kernel.sm_flop_rate : 0;
+  double overhead = chip_.launch_overhead * chip_.sm_count + run.overhead_sm_seconds / kernel.ctas_per_sm;
+  double idle = std::max(0.0, sm_seconds - busy - chip_.launch_overhead * chip_.sm_count);
+  math = std::min(math, std::max(0.0, sm_seconds - overhead - idle));
+  double memory_wait = std::max(0.0, sm_seconds - math - overhead - idle);
+  double n = chip_.sm_count;
+  run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, overhead / n, idle / n};
+  return run.record;
 }
 
 void TileMachine::dispatch(KernelRun& run) {

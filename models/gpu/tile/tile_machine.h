@@ -4,7 +4,9 @@
 // operands through L2/HBM (a flow on the shared FlowHost, at the pace of its SM's math or of
 // memory, whichever is slower), writes its results, and frees its slot. Nothing ticks: every
 // step waits for a timer or a flow completion.
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/gpu/gpu_chip.h"
@@ -16,15 +18,21 @@
 
 namespace hwsim {
 
+// The steps a machine runs, one after another on the same GPU (L2 contents carry over): their
+// labels, and a function lowering step i to kernels, called just before step i runs so only one
+// step's kernels are ever held.
+struct StepSource {
+  std::vector<std::string> labels;
+  std::function<std::vector<Kernel>(std::size_t step)> lower;
+};
+
 class TileMachine : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(TileMachine);
-  TileMachine(sc_core::sc_module_name name, const GpuChip& chip);
+  TileMachine(sc_core::sc_module_name name, const GpuChip& chip, StepSource steps);
 
-  // Queues kernels of one step; call before sc_start(). Records come back in kernel order.
-  void enqueue(std::vector<Kernel> kernels);
-  const std::vector<KernelRecord>& records() const { return records_; }
-  double finish_time() const { return finish_time_; }
+  // After sc_start(): one StepResult per step, kernels in launch order, times from step start.
+  const std::vector<StepResult>& results() const { return results_; }
 
  private:
   struct SmState {
@@ -35,7 +43,8 @@ class TileMachine : public sc_core::sc_module {
   };
   struct KernelRun;
 
-  void stream();                                  // SC_THREAD: one kernel after another
+  void stream();                                  // SC_THREAD: steps, kernels one after another
+  KernelRecord run_kernel(const Kernel& kernel, double step_start);
   void dispatch(KernelRun& run);                  // fill free slots
   void start_cta(KernelRun& run, std::size_t cta, int sm);
   void finish_cta(KernelRun& run, int sm, double overhead_seconds);
@@ -48,10 +57,9 @@ class TileMachine : public sc_core::sc_module {
   L2Residency l2_;
   ResourceId l2_resource_, hbm_resource_;
   std::vector<SmState> sms_;
-  std::vector<Kernel> queue_;
-  std::vector<KernelRecord> records_;
+  StepSource steps_;
+  std::vector<StepResult> results_;
   sc_core::sc_event kernel_done_;
-  double finish_time_ = 0;
 };
 
 }  // namespace hwsim

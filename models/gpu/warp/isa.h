@@ -32,7 +32,7 @@ enum class Shfl : std::uint8_t { idx, up, down, bfly };
 enum class Special : std::uint8_t { tid, ntid, ctaid, nctaid, laneid, warpid, clock };
 
 struct Operand {
-  enum Kind : std::uint8_t { none, reg, special, imm } kind = none;
+  enum Kind : std::uint8_t { k_none, k_reg, k_special, k_imm } kind = k_none;
   std::uint16_t reg = 0;        // register index (kind == reg)
   Special special = Special::tid;
   std::uint64_t bits = 0;       // immediate, already encoded in the instruction's type
@@ -65,7 +65,7 @@ struct RegDecl {
 };
 
 // A kernel parameter: a global buffer (its register holds the base address) or a scalar.
-struct ParamDecl {
+struct KernelParam {
   std::string name;
   bool buffer = false;
   Type type = Type::u32;        // element type (buffer) or value type (scalar)
@@ -85,7 +85,7 @@ struct Program {
   std::string file;
   std::string name;             // .kernel NAME
   std::vector<RegDecl> regs;
-  std::vector<ParamDecl> params;
+  std::vector<KernelParam> params;
   std::vector<SharedDecl> shared;
   std::uint64_t shared_bytes = 0;
   std::vector<Instr> code;

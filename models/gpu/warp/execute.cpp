@@ -1,0 +1,405 @@
+#include "models/gpu/warp/execute.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "sim/error.h"
+
+namespace hwsim::warp {
+
+float half_to_float(std::uint16_t h) {
+  std::uint32_t sign = std::uint32_t(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+  if (exp == 0) {
+    float v = std::ldexp(float(man), -24);
+    return sign ? -v : v;
+  }
+  if (exp == 31) return std::bit_cast<float>(sign | 0x7f800000u | (man << 13));
+  return std::bit_cast<float>(sign | ((exp + 112) << 23) | (man << 13));
+}
+
+std::uint16_t float_to_half(float f) {
+  std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+  std::uint16_t sign = std::uint16_t((x >> 16) & 0x8000);
+  float a = std::fabs(f);
+  if (std::isnan(f)) return sign | 0x7e00;
+  if (a >= 65520.f) return sign | 0x7c00;
+  if (a < 6.103515625e-05f) return sign | std::uint16_t(std::nearbyint(a * 16777216.f));  // subnormal
+  std::uint32_t ax = std::bit_cast<std::uint32_t>(a);
+  std::uint32_t rounded = ax + 0xfff + ((ax >> 13) & 1);  // round to nearest even at bit 13
+  return sign | std::uint16_t(((rounded >> 13) - (112 << 10)) & 0x7fff);
+}
+
+float bf16_to_float(std::uint16_t h) { return std::bit_cast<float>(std::uint32_t(h) << 16); }
+
+std::uint16_t float_to_bf16(float f) {
+  std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+  if (std::isnan(f)) return std::uint16_t((x >> 16) | 0x40);
+  return std::uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+}
+
+namespace {
+
+inline float f32(std::uint64_t b) { return std::bit_cast<float>(std::uint32_t(b)); }
+inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+
+[[noreturn]] void access_error(const ExecContext& ctx, const WarpState& w, const Instr& in, int lane,
+                               std::uint64_t addr, int bytes, const char* what) {
+  std::uint64_t thread = std::uint64_t(w.warp_in_cta) * 32 + std::uint64_t(lane);
+  workload_error(fmt::format("kernel {}: {} at {}:{} `{}`: block {}, thread {} (warp {}, lane {}), address {:#x} ({} bytes)",
+                             ctx.program->name, what, ctx.program->file, in.line, in.text, w.cta_id, thread,
+                             w.warp_in_cta, lane, addr, bytes));
+}
+
+std::uint64_t read_operand(const WarpState& w, const Operand& o, int lane, const ExecContext& ctx) {
+  switch (o.kind) {
+    case Operand::k_reg: return w.regs[std::size_t(o.reg) * 32 + std::size_t(lane)];
+    case Operand::k_imm: return o.bits;
+    case Operand::k_special:
+      switch (o.special) {
+        case Special::tid: return std::uint64_t(w.warp_in_cta) * 32 + std::uint64_t(lane);
+        case Special::ntid: return ctx.ntid;
+        case Special::ctaid: return w.cta_id;
+        case Special::nctaid: return ctx.nctaid;
+        case Special::laneid: return std::uint64_t(lane);
+        case Special::warpid: return std::uint64_t(w.warp_in_cta);
+        case Special::clock: return std::uint64_t(ctx.now);
+      }
+      return 0;
+    default: return 0;
+  }
+}
+
+template <class T> T as(std::uint64_t b) {
+  if constexpr (std::is_same_v<T, float>) return f32(b);
+  else return T(b);
+}
+template <class T> std::uint64_t raw(T v) {
+  if constexpr (std::is_same_v<T, float>) return bits(v);
+  else if constexpr (sizeof(T) == 4) return std::uint32_t(v);
+  else return std::uint64_t(v);
+}
+
+template <class T> std::uint64_t arith(Op op, std::uint64_t ra, std::uint64_t rb, std::uint64_t rc, bool& ok) {
+  T a = as<T>(ra), b = as<T>(rb), c = as<T>(rc);
+  constexpr bool is_f = std::is_same_v<T, float>;
+  switch (op) {
+    case Op::mov: return raw<T>(a);
+    case Op::add: return raw<T>(T(a + b));
+    case Op::sub: return raw<T>(T(a - b));
+    case Op::mul: return raw<T>(T(a * b));
+    case Op::mad: return raw<T>(T(a * b + c));
+    case Op::fma: if constexpr (is_f) return raw<T>(std::fma(a, b, c)); else return raw<T>(T(a * b + c));
+    case Op::div:
+      if constexpr (is_f) return raw<T>(a / b);
+      else { if (b == 0) { ok = false; return 0; } return raw<T>(T(a / b)); }
+    case Op::rem:
+      if constexpr (is_f) return 0;
+      else { if (b == 0) { ok = false; return 0; } return raw<T>(T(a % b)); }
+    case Op::min: if constexpr (is_f) return raw<T>(std::fmin(a, b)); else return raw<T>(a < b ? a : b);
+    case Op::max: if constexpr (is_f) return raw<T>(std::fmax(a, b)); else return raw<T>(a > b ? a : b);
+    case Op::neg: return raw<T>(T(-a));
+    case Op::abs: if constexpr (is_f) return raw<T>(std::fabs(a)); else return raw<T>(a < 0 ? T(-a) : a);
+    case Op::shl: if constexpr (is_f) return 0; else { unsigned s = unsigned(rb & 0xff); return s >= sizeof(T) * 8 ? 0 : raw<T>(T(a << s)); }
+    case Op::shr:
+      if constexpr (is_f) return 0;
+      else { unsigned s = unsigned(rb & 0xff); if (s >= sizeof(T) * 8) return raw<T>(a < 0 ? T(-1) : T(0)); return raw<T>(T(a >> s)); }
+    case Op::and_: if constexpr (is_f) return 0; else return raw<T>(T(a & b));
+    case Op::or_: if constexpr (is_f) return 0; else return raw<T>(T(a | b));
+    case Op::xor_: if constexpr (is_f) return 0; else return raw<T>(T(a ^ b));
+    case Op::not_: if constexpr (is_f) return 0; else return raw<T>(T(~a));
+    case Op::ex2: if constexpr (is_f) return raw<T>(std::exp2(a)); else return 0;
+    case Op::lg2: if constexpr (is_f) return raw<T>(std::log2(a)); else return 0;
+    case Op::rcp: if constexpr (is_f) return raw<T>(1.0f / a); else return 0;
+    case Op::sqrt: if constexpr (is_f) return raw<T>(std::sqrt(a)); else return 0;
+    case Op::rsqrt: if constexpr (is_f) return raw<T>(1.0f / std::sqrt(a)); else return 0;
+    default: return 0;
+  }
+}
+
+template <class T> bool compare(Cmp c, std::uint64_t ra, std::uint64_t rb) {
+  T a = as<T>(ra), b = as<T>(rb);
+  switch (c) {
+    case Cmp::eq: return a == b;
+    case Cmp::ne: return a != b;
+    case Cmp::lt: return a < b;
+    case Cmp::le: return a <= b;
+    case Cmp::gt: return a > b;
+    case Cmp::ge: return a >= b;
+  }
+  return false;
+}
+
+std::uint64_t pair_arith(Op op, Type t, std::uint64_t ra, std::uint64_t rb, std::uint64_t rc) {
+  auto get = [&](std::uint64_t r, int k) {
+    std::uint16_t h = std::uint16_t(r >> (16 * k));
+    return t == Type::f16x2 ? half_to_float(h) : bf16_to_float(h);
+  };
+  std::uint64_t out = 0;
+  for (int k = 0; k < 2; ++k) {
+    float a = get(ra, k), b = get(rb, k), c = get(rc, k), r = a;
+    if (op == Op::add) r = a + b;
+    else if (op == Op::mul) r = a * b;
+    else if (op == Op::fma) r = std::fma(a, b, c);
+    std::uint16_t h = t == Type::f16x2 ? float_to_half(r) : float_to_bf16(r);
+    out |= std::uint64_t(h) << (16 * k);
+  }
+  return out;
+}
+
+std::uint64_t convert(Type dst, Type src, std::uint64_t v) {
+  double x;
+  switch (src) {
+    case Type::f32: x = f32(v); break;
+    case Type::s32: x = std::int32_t(std::uint32_t(v)); break;
+    case Type::u32: x = std::uint32_t(v); break;
+    case Type::s64: x = double(std::int64_t(v)); break;
+    case Type::u64: x = double(v); break;
+    default: x = double(v);
+  }
+  if (src != Type::f32 && dst != Type::f32) {  // integer to integer: exact, sign- or zero-extending
+    std::int64_t i = (src == Type::s32) ? std::int64_t(std::int32_t(std::uint32_t(v)))
+                     : (src == Type::u32) ? std::int64_t(std::uint32_t(v)) : std::int64_t(v);
+    return type_bytes(dst) == 4 ? std::uint64_t(std::uint32_t(i)) : std::uint64_t(i);
+  }
+  switch (dst) {
+    case Type::f32: return bits(float(x));
+    case Type::s32: return std::uint32_t(std::int32_t(std::trunc(x)));
+    case Type::u32: return std::uint32_t(x < 0 ? 0 : std::trunc(x));
+    case Type::s64: return std::uint64_t(std::int64_t(std::trunc(x)));
+    default: return std::uint64_t(x < 0 ? 0 : std::trunc(x));
+  }
+}
+
+void mma_m16n8k16(WarpState& w, const Instr& in) {
+  // PTX fragment layouts for mma.m16n8k16 with .f16 A (row) and B (col), f32 C/D.
+  float A[16][16], B[16][8], C[16][8];
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = lane >> 2, t = lane & 3;
+    for (int i = 0; i < 8; ++i) {
+      std::uint64_t r = w.reg(in.src[std::size_t(i / 2)].reg, lane);
+      float v = half_to_float(std::uint16_t(r >> (16 * (i & 1))));
+      int row = g + ((i & 2) ? 8 : 0), col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+      A[row][col] = v;
+    }
+    for (int i = 0; i < 4; ++i) {
+      std::uint64_t r = w.reg(in.src[std::size_t(4 + i / 2)].reg, lane);
+      float v = half_to_float(std::uint16_t(r >> (16 * (i & 1))));
+      B[t * 2 + (i & 1) + (i >= 2 ? 8 : 0)][g] = v;
+    }
+    for (int i = 0; i < 4; ++i)
+      C[g + (i >= 2 ? 8 : 0)][t * 2 + (i & 1)] = f32(w.reg(in.src[std::size_t(6 + i)].reg, lane));
+  }
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = lane >> 2, t = lane & 3;
+    for (int i = 0; i < 4; ++i) {
+      int row = g + (i >= 2 ? 8 : 0), col = t * 2 + (i & 1);
+      float acc = C[row][col];
+      for (int k = 0; k < 16; ++k) acc = std::fma(A[row][k], B[k][col], acc);
+      w.reg(in.dst[std::size_t(i)], lane) = bits(acc);
+    }
+  }
+}
+
+}  // namespace
+
+Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
+  Effects fx;
+  SimtEntry& top = w.stack.back();
+  std::uint32_t mask = top.mask;
+  if (in.guard >= 0) {
+    std::uint32_t g = 0;
+    for (int lane = 0; lane < 32; ++lane)
+      if ((mask >> lane & 1) && (w.reg(in.guard, lane) & 1) != std::uint64_t(in.guard_negated)) g |= 1u << lane;
+    mask = g;
+  }
+  fx.mask = mask;
+  const int pc = top.pc;
+  auto lanes = [&](auto&& f) {
+    for (std::uint32_t m = mask; m; m &= m - 1) f(std::countr_zero(m));
+  };
+  switch (in.op) {
+    case Op::bra: {
+      fx.control = Effects::branch;
+      std::uint32_t active = top.mask;
+      if (mask == active) { top.pc = in.target; }
+      else if (mask == 0) { top.pc = pc + 1; }
+      else {  // divergence: this entry waits at the reconvergence point; run the paths in turn
+        int rpc = in.reconverge;
+        top.pc = rpc;
+        w.stack.push_back({pc + 1, rpc, active & ~mask});
+        w.stack.push_back({in.target, rpc, mask});
+      }
+      w.reconverge();
+      return fx;
+    }
+    case Op::exit: {
+      fx.control = Effects::exited;
+      w.live &= ~mask;
+      for (auto& e : w.stack) e.mask &= ~mask;
+      if (w.live == 0) { w.done = true; return fx; }
+      if (w.stack.back().mask != 0 && w.stack.back().pc == pc) w.stack.back().pc = pc + 1;
+      while (w.stack.size() > 1 && w.stack.back().mask == 0) w.stack.pop_back();
+      w.reconverge();
+      return fx;
+    }
+    case Op::bar:
+      if (top.mask != w.live)
+        workload_error(fmt::format("kernel {}: bar.sync at {}:{} reached by only some lanes of warp {} in block {} "
+                                   "(a barrier inside divergent code never completes)",
+                                   ctx.program->name, ctx.program->file, in.line, w.warp_in_cta, w.cta_id));
+      fx.control = Effects::barrier;
+      break;
+    case Op::setp:
+      lanes([&](int lane) {
+        std::uint64_t a = read_operand(w, in.src[0], lane, ctx), b = read_operand(w, in.src[1], lane, ctx);
+        bool r = false;
+        switch (in.type) {
+          case Type::f32: r = compare<float>(in.cmp, a, b); break;
+          case Type::s32: r = compare<std::int32_t>(in.cmp, a, b); break;
+          case Type::u64: r = compare<std::uint64_t>(in.cmp, a, b); break;
+          case Type::s64: r = compare<std::int64_t>(in.cmp, a, b); break;
+          default: r = compare<std::uint32_t>(in.cmp, a, b); break;
+        }
+        w.reg(in.dst[0], lane) = r;
+      });
+      break;
+    case Op::selp:
+      lanes([&](int lane) {
+        bool p = read_operand(w, in.src[2], lane, ctx) & 1;
+        w.reg(in.dst[0], lane) = read_operand(w, in.src[p ? 0 : 1], lane, ctx);
+      });
+      break;
+    case Op::cvt:
+      lanes([&](int lane) { w.reg(in.dst[0], lane) = convert(in.type, in.src_type, read_operand(w, in.src[0], lane, ctx)); });
+      break;
+    case Op::ld: case Op::st: case Op::atom_add: {
+      fx.memory = true;
+      fx.space = in.space;
+      fx.store = in.op == Op::st;
+      fx.atomic = in.op == Op::atom_add;
+      int eb = type_bytes(in.type);
+      fx.bytes = eb * in.vec;
+      const char* what = in.op == Op::ld ? "out-of-bounds load" : in.op == Op::st ? "out-of-bounds store" : "out-of-bounds atomic";
+      lanes([&](int lane) {
+        std::uint64_t a = read_operand(w, in.src[0], lane, ctx) + std::uint64_t(in.offset);
+        if (in.space == Space::shared) a &= 0xffffffffull;
+        fx.addr[lane] = a;
+        if (a % std::uint64_t(std::min(fx.bytes, 16)) != 0 && a % std::uint64_t(eb) != 0)
+          access_error(ctx, w, in, lane, a, fx.bytes, "misaligned access");
+        if (in.space == Space::shared) {
+          if (a + std::uint64_t(fx.bytes) > ctx.shared_bytes) access_error(ctx, w, in, lane, a, fx.bytes, what);
+          std::uint8_t* p = ctx.shared + a;
+          for (int k = 0; k < in.vec; ++k) {
+            std::uint64_t v = 0;
+            if (in.op == Op::ld) { std::memcpy(&v, p + k * eb, std::size_t(eb)); w.reg(in.dst[std::size_t(k)], lane) = v; }
+            else { v = read_operand(w, in.src[std::size_t(k) + 1], lane, ctx); std::memcpy(p + k * eb, &v, std::size_t(eb)); }
+          }
+          return;
+        }
+        Buffer* b = ctx.memory->find(a, std::uint64_t(fx.bytes));
+        if (!b) access_error(ctx, w, in, lane, a, fx.bytes, what);
+        if (in.op == Op::ld) {
+          for (int k = 0; k < in.vec; ++k)
+            w.reg(in.dst[std::size_t(k)], lane) = ctx.memory->read(*b, a + std::uint64_t(k * eb), eb);
+        } else if (in.op == Op::st) {
+          for (int k = 0; k < in.vec; ++k)
+            ctx.memory->write(*b, a + std::uint64_t(k * eb), eb, read_operand(w, in.src[std::size_t(k) + 1], lane, ctx));
+        } else {
+          std::uint64_t old = ctx.memory->read(*b, a, eb), v = read_operand(w, in.src[1], lane, ctx), nv;
+          if (in.type == Type::f32) nv = bits(f32(old) + f32(v));
+          else nv = std::uint32_t(old + v);
+          ctx.memory->write(*b, a, eb, nv);
+          w.reg(in.dst[0], lane) = old;
+        }
+      });
+      break;
+    }
+    case Op::shfl: {
+      std::uint64_t vals[32];
+      for (int lane = 0; lane < 32; ++lane) vals[lane] = read_operand(w, in.src[0], lane, ctx);
+      lanes([&](int lane) {
+        int b = int(read_operand(w, in.src[1], lane, ctx) & 31);
+        int srcl = lane;
+        switch (in.shfl) {
+          case Shfl::idx: srcl = b; break;
+          case Shfl::up: srcl = lane - b >= 0 ? lane - b : lane; break;
+          case Shfl::down: srcl = lane + b <= 31 ? lane + b : lane; break;
+          case Shfl::bfly: srcl = lane ^ b; break;
+        }
+        w.reg(in.dst[0], lane) = vals[srcl];
+      });
+      break;
+    }
+    case Op::mma:
+      if (top.mask != 0xffffffffu || mask != 0xffffffffu)
+        workload_error(fmt::format("kernel {}: mma at {}:{} needs all 32 lanes of the warp active",
+                                   ctx.program->name, ctx.program->file, in.line));
+      mma_m16n8k16(w, in);
+      break;
+    case Op::nop:
+      break;
+    default: {
+      bool ok = true;
+      // materialise the sources as 32-lane arrays once, then run one type-specialised lane loop
+      std::uint64_t tmp[3][32];
+      const std::uint64_t* srcs[3] = {tmp[0], tmp[1], tmp[2]};
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (k >= in.src.size()) { std::fill(tmp[k], tmp[k] + 32, 0); continue; }
+        const Operand& o = in.src[k];
+        if (o.kind == Operand::k_reg) srcs[k] = &w.regs[std::size_t(o.reg) * 32];
+        else if (o.kind == Operand::k_imm) std::fill(tmp[k], tmp[k] + 32, o.bits);
+        else for (int lane = 0; lane < 32; ++lane) tmp[k][lane] = read_operand(w, o, lane, ctx);
+      }
+      std::uint64_t* d = &w.regs[std::size_t(in.dst[0]) * 32];
+      const std::uint64_t *A = srcs[0], *B = srcs[1], *C = srcs[2];
+      auto loop = [&](auto tag) {
+        using T = decltype(tag);
+        for (std::uint32_t m = mask; m; m &= m - 1) {
+          int l = std::countr_zero(m);
+          d[l] = arith<T>(in.op, A[l], B[l], C[l], ok);
+        }
+      };
+      if (in.op == Op::selp) {
+        for (std::uint32_t m = mask; m; m &= m - 1) { int l = std::countr_zero(m); d[l] = (C[l] & 1) ? A[l] : B[l]; }
+      } else if (in.wide) {
+        bool sgn = in.type == Type::s32;
+        for (std::uint32_t m = mask; m; m &= m - 1) {
+          int l = std::countr_zero(m);
+          std::int64_t x = sgn ? std::int64_t(std::int32_t(std::uint32_t(A[l]))) : std::int64_t(std::uint32_t(A[l]));
+          std::int64_t y = sgn ? std::int64_t(std::int32_t(std::uint32_t(B[l]))) : std::int64_t(std::uint32_t(B[l]));
+          d[l] = std::uint64_t(x * y) + (in.op == Op::mad ? C[l] : 0);
+        }
+      } else {
+        switch (in.type) {
+          case Type::f32: loop(float{}); break;
+          case Type::s32: loop(std::int32_t{}); break;
+          case Type::u64: loop(std::uint64_t{}); break;
+          case Type::s64: loop(std::int64_t{}); break;
+          case Type::pred:
+            loop(std::uint32_t{});
+            for (std::uint32_t m = mask; m; m &= m - 1) d[std::countr_zero(m)] &= 1;
+            break;
+          case Type::f16x2: case Type::bf16x2:
+            for (std::uint32_t m = mask; m; m &= m - 1) {
+              int l = std::countr_zero(m);
+              d[l] = pair_arith(in.op, in.type, A[l], B[l], C[l]);
+            }
+            break;
+          default: loop(std::uint32_t{}); break;
+        }
+      }
+      if (!ok)
+        workload_error(fmt::format("kernel {}: integer division by zero at {}:{} `{}`", ctx.program->name,
+                                   ctx.program->file, in.line, in.text));
+      break;
+    }
+  }
+  top.pc = pc + 1;
+  w.reconverge();
+  return fx;
+}
+
+}  // namespace hwsim::warp

@@ -1,0 +1,44 @@
+#pragma once
+// Functional semantics: executes one instruction for a warp's active lanes with real values,
+// updates the SIMT stack, and describes the memory access it made so timing code can cost it.
+// Out-of-bounds or misaligned accesses throw UserError(workload) naming kernel, instruction,
+// lane and address.
+#include <cstdint>
+#include <vector>
+
+#include "models/gpu/warp/global_memory.h"
+#include "models/gpu/warp/isa.h"
+#include "models/gpu/warp/warp_state.h"
+
+namespace hwsim::warp {
+
+struct ExecContext {
+  const Program* program = nullptr;
+  GlobalMemory* memory = nullptr;
+  std::uint8_t* shared = nullptr;   // this CTA's shared memory
+  std::uint64_t shared_bytes = 0;
+  std::uint32_t ntid = 0;           // threads per block
+  std::uint64_t nctaid = 0;         // blocks in the grid
+  std::int64_t now = 0;             // cycle (for %clock)
+};
+
+struct Effects {
+  enum Control : std::uint8_t { none, barrier, exited, branch } control = none;
+  bool memory = false;
+  Space space = Space::none;
+  bool store = false, atomic = false;
+  int bytes = 0;                    // per lane
+  std::uint32_t mask = 0;           // lanes that accessed memory / executed
+  std::uint64_t addr[32];
+};
+
+// Executes code[warp.pc()] and advances the warp. Returns what it did.
+Effects execute(WarpState& warp, const Instr& in, const ExecContext& ctx);
+
+// f16 / bf16 conversions used by the pair types and mma.
+float half_to_float(std::uint16_t h);
+std::uint16_t float_to_half(float f);
+float bf16_to_float(std::uint16_t h);
+std::uint16_t float_to_bf16(float f);
+
+}  // namespace hwsim::warp

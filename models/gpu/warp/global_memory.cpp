@@ -1,0 +1,172 @@
+#include "models/gpu/warp/global_memory.h"
+
+#include <bit>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace hwsim::warp {
+namespace {
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t inverse_odd(std::uint64_t m) {
+  std::uint64_t inv = m;
+  for (int i = 0; i < 6; ++i) inv *= 2 - m * inv;
+  return inv;
+}
+
+// A seeded bijection on [0, 2^k): the order in which the chase visits its 128-byte slots.
+struct SlotPermutation {
+  int k;
+  std::uint64_t mask, m1, m2, m1i, m2i;
+  int s;
+  SlotPermutation(int bits, std::uint64_t seed) : k(bits) {
+    mask = k >= 64 ? ~0ull : (1ull << k) - 1;
+    m1 = splitmix(seed) | 1;
+    m2 = splitmix(seed + 1) | 1;
+    m1i = inverse_odd(m1);
+    m2i = inverse_odd(m2);
+    s = (k + 1) / 2;
+  }
+  std::uint64_t xs(std::uint64_t x) const { return s > 0 ? (x ^ (x >> s)) & mask : x; }
+  std::uint64_t fwd(std::uint64_t x) const { return (m2 * xs((m1 * xs(x)) & mask)) & mask; }
+  std::uint64_t inv(std::uint64_t y) const { return xs((m1i * xs((m2i * y) & mask)) & mask); }
+};
+
+}  // namespace
+
+const char* init_name(Init i) {
+  static const char* names[] = {"zeros", "ones", "iota", "random", "sorted", "chase"};
+  return names[int(i)];
+}
+
+std::optional<Init> parse_init(const std::string& s) {
+  for (int i = 0; i <= int(Init::chase); ++i)
+    if (s == init_name(Init(i))) return Init(i);
+  return std::nullopt;
+}
+
+std::uint32_t Buffer::generated_word(std::uint64_t w) const {
+  int eb = type_bytes(type);
+  std::uint64_t i = eb == 8 ? w / 2 : w;  // element index
+  std::uint64_t bits = 0;
+  auto from_double = [&](double v) -> std::uint64_t {
+    switch (type) {
+      case Type::f32: return std::bit_cast<std::uint32_t>(float(v));
+      case Type::s32: return std::uint32_t(std::int32_t(v));
+      case Type::s64: return std::uint64_t(std::int64_t(v));
+      case Type::u64: return std::uint64_t(v);
+      default: return std::uint32_t(std::uint64_t(v));
+    }
+  };
+  switch (init) {
+    case Init::zeros: bits = 0; break;
+    case Init::ones: bits = from_double(1); break;
+    case Init::iota: bits = from_double(double(i)); break;
+    case Init::random: {
+      std::uint64_t r = splitmix(seed * 0x100000001b3ull ^ splitmix(i));
+      if (type == Type::f32) bits = from_double(double(r >> 11) * 0x1.0p-53 * 2.0 - 1.0);  // [-1, 1)
+      else bits = from_double(double(r % 1024));                                          // [0, 1024)
+      break;
+    }
+    case Init::sorted:
+      bits = type == Type::f32 ? from_double(-1.0 + 2.0 * (double(i) + 0.5) / double(count)) : from_double(double(i));
+      break;
+    case Init::chase: {
+      // word index of the next 128-byte slot at every slot start (as microbench.cu: chase), 0 elsewhere
+      std::uint64_t per_slot = 128 / std::uint64_t(eb);
+      std::uint64_t slots = count / per_slot;
+      if (i % per_slot != 0 || slots <= 1) { bits = 0; break; }
+      int k = std::bit_width(slots) - 1;
+      SlotPermutation perm(k, seed);
+      std::uint64_t slot = i / per_slot;
+      std::uint64_t pos = perm.inv(slot);
+      std::uint64_t next = perm.fwd((pos + 1) & perm.mask);
+      bits = from_double(double(next * per_slot));
+      break;
+    }
+  }
+  if (eb == 8) return std::uint32_t(w % 2 ? bits >> 32 : bits);
+  return std::uint32_t(bits);
+}
+
+std::uint64_t GlobalMemory::add(Buffer b) {
+  b.base = next_base_;
+  next_base_ = (b.base + std::max<std::uint64_t>(b.bytes(), 1) + 4095) / 4096 * 4096 + 4096;  // guard gap
+  b.pages.resize((b.bytes() + kPage - 1) / kPage);
+  buffers_.push_back(std::make_unique<Buffer>(std::move(b)));
+  return buffers_.back()->base;
+}
+
+Buffer* GlobalMemory::find(std::uint64_t addr, std::uint64_t n) {
+  if (last_ && addr >= last_->base && addr + n <= last_->base + last_->bytes()) return last_;
+  for (auto& b : buffers_)
+    if (addr >= b->base && addr + n <= b->base + b->bytes()) return last_ = b.get();
+  return nullptr;
+}
+
+const Buffer* GlobalMemory::by_name(const std::string& name) const {
+  for (auto& b : buffers_)
+    if (b->name == name) return b.get();
+  return nullptr;
+}
+
+std::uint32_t GlobalMemory::read_word(const Buffer& b, std::uint64_t off) const {
+  const auto& page = b.pages[off / kPage];
+  if (!page) return b.generated_word(off / 4);
+  std::uint32_t v;
+  std::memcpy(&v, page.get() + off % kPage, 4);
+  return v;
+}
+
+void GlobalMemory::write_word(Buffer& b, std::uint64_t off, std::uint32_t v) {
+  auto& page = b.pages[off / kPage];
+  if (!page) {
+    page = std::make_unique<std::uint8_t[]>(kPage);  // zero-filled
+    std::uint64_t first = off / kPage * kPage;
+    if (b.init != Init::zeros)
+      for (std::uint64_t o = 0; o < kPage && first + o < b.bytes(); o += 4) {
+      std::uint32_t g = b.generated_word((first + o) / 4);
+      std::memcpy(page.get() + o, &g, 4);
+    }
+  }
+  std::memcpy(page.get() + off % kPage, &v, 4);
+}
+
+std::uint64_t GlobalMemory::read(Buffer& b, std::uint64_t addr, int bytes) const {
+  std::uint64_t off = addr - b.base;
+  std::uint64_t v = read_word(b, off);
+  if (bytes == 8) v |= std::uint64_t(read_word(b, off + 4)) << 32;
+  return v;
+}
+
+void GlobalMemory::write(Buffer& b, std::uint64_t addr, int bytes, std::uint64_t value) {
+  std::uint64_t off = addr - b.base;
+  write_word(b, off, std::uint32_t(value));
+  if (bytes == 8) write_word(b, off + 4, std::uint32_t(value >> 32));
+}
+
+double GlobalMemory::element_value(const Buffer& b, std::uint64_t i) const {
+  int eb = type_bytes(b.type);
+  std::uint64_t v = read_word(b, i * eb);
+  if (eb == 8) v |= std::uint64_t(read_word(b, i * eb + 4)) << 32;
+  switch (b.type) {
+    case Type::f32: return std::bit_cast<float>(std::uint32_t(v));
+    case Type::s32: return std::int32_t(std::uint32_t(v));
+    case Type::s64: return double(std::int64_t(v));
+    default: return double(v);
+  }
+}
+
+std::string GlobalMemory::element_text(const Buffer& b, std::uint64_t i) const {
+  double v = element_value(b, i);
+  if (b.type == Type::f32) return fmt::format("{:.9g}", v);
+  return fmt::format("{:.0f}", v);
+}
+
+}  // namespace hwsim::warp

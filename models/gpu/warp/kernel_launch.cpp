@@ -1,0 +1,135 @@
+#include "models/gpu/warp/kernel_launch.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+#include <queue>
+
+#include "models/gpu/warp/sm_core.h"
+#include "sim/error.h"
+
+namespace hwsim::warp {
+
+Occupancy compute_occupancy(const WarpParams& p, const Program& prog, std::int64_t block) {
+  Occupancy o;
+  const GpuChip& c = p.chip;
+  o.threads_per_cta = int(block);
+  o.warps_per_cta = int((block + 31) / 32);
+  o.registers_per_thread = std::max(16, (prog.registers_per_thread() + 7) / 8 * 8);  // allocation unit of 8
+  o.shared_per_cta = prog.shared_bytes + std::uint64_t(p.shared_reserved_per_cta);
+  o.limit_warps = c.max_warps_per_sm / o.warps_per_cta;
+  o.limit_ctas = c.max_ctas_per_sm;
+  int regs_per_warp = (o.registers_per_thread * 32 + p.registers_granule - 1) / p.registers_granule * p.registers_granule;
+  o.limit_registers = c.registers_per_sm / (regs_per_warp * o.warps_per_cta);
+  o.limit_shared = prog.shared_bytes == 0 ? o.limit_ctas : int(c.shared_memory_per_sm / double(o.shared_per_cta));
+  o.ctas_per_sm = std::min({o.limit_warps, o.limit_ctas, o.limit_registers, o.limit_shared});
+  o.limiter = o.ctas_per_sm == o.limit_warps ? "warps" : o.ctas_per_sm == o.limit_registers ? "registers"
+              : o.ctas_per_sm == o.limit_shared ? "shared memory" : "blocks";
+  o.theoretical = double(o.ctas_per_sm * o.warps_per_cta) / c.max_warps_per_sm;
+  return o;
+}
+
+std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program, const LaunchOptions& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto run = std::make_unique<KernelRun>();
+  run->program = std::move(program);
+  const Program& prog = run->program;
+  const auto& args = opt.args;
+  if (args.grid < 1 || args.block < 1) workload_error("--grid and --block must be at least 1");
+  if (args.block > 1024) workload_error(fmt::format("kernel {}: --block {} exceeds 1024 threads per block", prog.name, args.block));
+  run->grid = std::uint64_t(args.grid);
+  run->block = std::uint64_t(args.block);
+  run->sm_count = p.chip.sm_count;
+  run->clock_hz = p.chip.clock_hz;
+  run->launch_overhead = p.chip.launch_overhead;
+  run->max_warps_per_sm = p.chip.max_warps_per_sm;
+  run->l1_latency = p.l1_latency;
+  run->l2_latency = p.l2_latency;
+  run->hbm_latency = p.hbm_latency;
+  auto values = bind_args(prog, args, run->memory);
+  Occupancy occ = compute_occupancy(p, prog, args.block);
+  run->occupancy = occ;
+  if (occ.ctas_per_sm < 1)
+    workload_error(fmt::format("kernel {}: a block of {} threads does not fit on an SM ({} registers/thread, {} B shared; "
+                               "limits: warps {}, registers {}, shared memory {})", prog.name, args.block,
+                               occ.registers_per_thread, occ.shared_per_cta, occ.limit_warps, occ.limit_registers, occ.limit_shared));
+  // subset: simulate `sms` SMs and the CTAs the hardware would give them
+  int sms = p.chip.sm_count;
+  std::uint64_t ctas = run->grid;
+  double share = 1;
+  if (opt.sample_sms > 0 && opt.sample_sms < sms) {
+    share = double(opt.sample_sms) / sms;
+    sms = opt.sample_sms;
+    ctas = std::max<std::uint64_t>(1, std::uint64_t(std::llround(double(run->grid) * share)));
+  }
+  sms = int(std::min<std::uint64_t>(std::uint64_t(sms), ctas));  // an SM without work is not simulated
+  KernelStats& st = run->stats;
+  st.pcs.assign(prog.code.size(), PcStats{});
+  st.trace = opt.trace;
+  st.sms_simulated = sms;
+  std::uint64_t l1_carve = std::uint64_t(occ.ctas_per_sm) * occ.shared_per_cta;
+  std::uint64_t l1_data = p.chip.l1_bytes > double(l1_carve) ? std::uint64_t(p.chip.l1_bytes) - l1_carve : 0;
+  MemorySystem mem(p, sms, l1_data, share);
+  ExecContext ctx;
+  ctx.program = &prog;
+  ctx.memory = &run->memory;
+  ctx.ntid = std::uint32_t(args.block);
+  ctx.nctaid = run->grid;
+  std::vector<std::unique_ptr<SmCore>> cores;
+  using Item = std::pair<std::int64_t, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  std::vector<std::int64_t> scheduled(std::size_t(sms), SmCore::kNever);
+  std::uint64_t next_cta = 0;
+  // CTAs of a subset are spread over the grid like the full launch would place them (every
+  // k-th block), so data-dependent kernels see representative inputs
+  auto cta_index = [&](std::uint64_t k) {
+    return ctas == run->grid ? k : std::min<std::uint64_t>(run->grid - 1, std::uint64_t(double(k) / share));
+  };
+  auto wake = [&](int sm, std::int64_t t) {
+    if (t < scheduled[std::size_t(sm)]) {
+      scheduled[std::size_t(sm)] = t;
+      heap.push({t, sm});
+    }
+  };
+  for (int i = 0; i < sms; ++i) {
+    cores.push_back(std::make_unique<SmCore>(i, p, prog, ctx, mem, st, occ.ctas_per_sm, values));
+    cores.back()->on_cta_done = [&](int sm, std::int64_t t) {
+      if (next_cta < ctas) {
+        cores[std::size_t(sm)]->launch(cta_index(next_cta++), t + p.cta_launch_cycles);
+        wake(sm, t + p.cta_launch_cycles);
+      }
+    };
+  }
+  for (int round = 0; round < occ.ctas_per_sm && next_cta < ctas; ++round)
+    for (int i = 0; i < sms && next_cta < ctas; ++i) {
+      cores[std::size_t(i)]->launch(cta_index(next_cta++), 0);
+      wake(i, 0);
+    }
+  std::int64_t last = 0;
+  while (!heap.empty()) {
+    auto [t, sm] = heap.top();
+    heap.pop();
+    if (t != scheduled[std::size_t(sm)]) continue;  // superseded
+    if (opt.max_cycles > 0 && t > opt.max_cycles)
+      workload_error(fmt::format("kernel {}: stopped at --max-cycles {}: {} of {} blocks done (a runaway loop?)", prog.name,
+                                 opt.max_cycles, st.ctas_simulated - 0, ctas));
+    last = std::max(last, t);
+    scheduled[std::size_t(sm)] = SmCore::kNever;
+    std::int64_t nt = cores[std::size_t(sm)]->step(t);
+    if (nt < SmCore::kNever) wake(sm, std::max(nt, t + 1));
+  }
+  for (auto& c : cores) {
+    if (c->resident_warps() > 0)
+      workload_error(fmt::format("kernel {}: barrier deadlock: warps wait at bar.sync that the rest of their block never reaches", prog.name));
+    c->close_occupancy(last + 1);
+  }
+  st.cycles = last + 1;
+  run->memory_stats = mem.stats();
+  run->dram_bytes = mem.dram().bytes;
+  run->seconds = double(st.cycles) / p.chip.clock_hz + p.chip.launch_overhead;
+  run->host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return run;
+}
+
+}  // namespace hwsim::warp

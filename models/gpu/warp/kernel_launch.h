@@ -1,0 +1,52 @@
+#pragma once
+// A kernel launch on the warp model: occupancy (how many CTAs fit on an SM), the CTA scheduler
+// (breadth first over SMs, a new CTA whenever one retires), and the event loop that steps SMs in
+// time order. run_kernel() hosts the loop in one SystemC module (call once per process);
+// simulate_kernel() is the same loop without SystemC, for unit tests.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "models/gpu/warp/global_memory.h"
+#include "models/gpu/warp/isa.h"
+#include "models/gpu/warp/kernel_args.h"
+#include "models/gpu/warp/kernel_stats.h"
+#include "models/gpu/warp/memory_system.h"
+#include "models/gpu/warp/warp_params.h"
+
+namespace hwsim::warp {
+
+struct LaunchOptions {
+  LaunchArgs args;
+  std::int64_t max_cycles = 0;     // 0 = no limit
+  int sample_sms = 0;              // > 0: simulate this many SMs and their share of the grid and bandwidth
+  bool trace = false;
+};
+
+struct KernelRun {
+  Program program;
+  GlobalMemory memory;
+  KernelStats stats;
+  Occupancy occupancy;
+  MemoryStats memory_stats;
+  double dram_bytes = 0;
+  std::uint64_t grid = 0, block = 0;
+  int sm_count = 0;                // SMs of the chip
+  double clock_hz = 0;
+  double seconds = 0;              // cycles / clock + launch overhead
+  double launch_overhead = 0;
+  double host_seconds = 0;         // wall time of the simulation
+  int max_warps_per_sm = 64;
+  int l1_latency = 0, l2_latency = 0, hbm_latency = 0;  // cycles, for explanations
+};
+
+Occupancy compute_occupancy(const WarpParams& p, const Program& program, std::int64_t block);
+
+// Runs `program` to completion. Throws UserError(workload) for out-of-bounds accesses, barrier
+// deadlocks, --max-cycles and blocks that do not fit.
+std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program, const LaunchOptions& options);
+
+// The same, inside a SystemC module (one elaboration per process).
+std::unique_ptr<KernelRun> run_kernel(const WarpParams& p, Program program, const LaunchOptions& options);
+
+}  // namespace hwsim::warp

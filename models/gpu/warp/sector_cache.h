@@ -1,0 +1,50 @@
+#pragma once
+// A set-associative, sectored cache tag store with LRU replacement. Each sector keeps the cycle
+// its data is (or will be) present, so a request for a sector still being filled waits for that
+// fill instead of sending another request (the merging an MSHR does).
+#include <cstdint>
+#include <vector>
+
+namespace hwsim::warp {
+
+class SectorCache {
+ public:
+  static constexpr int kMaxSectors = 8;
+  struct Line {
+    std::uint64_t tag = ~0ull;
+    std::uint64_t used = 0;          // LRU stamp
+    std::uint32_t valid = 0;         // sector bits
+    std::int64_t ready[kMaxSectors] = {};
+  };
+
+  SectorCache(std::uint64_t bytes, int line_bytes, int ways, bool hashed_index);
+  Line* find(std::uint64_t line);              // updates LRU on a hit
+  Line& allocate(std::uint64_t line);          // the LRU way of the set, emptied and retagged
+  std::uint64_t capacity_lines() const { return std::uint64_t(sets_) * std::uint64_t(ways_); }
+
+ private:
+  std::uint64_t set_of(std::uint64_t line) const;
+  std::vector<Line> lines_;
+  std::uint64_t sets_;
+  int ways_;
+  bool hashed_;
+  std::uint64_t clock_ = 0;
+};
+
+// A bandwidth server: requests are served in arrival order at `rate` bytes per cycle.
+struct BandwidthServer {
+  double rate = 1;        // bytes per cycle
+  double free_at = 0;     // cycle the server is next idle
+  double busy = 0;        // cycles spent serving (utilisation)
+  double bytes = 0;
+  // Returns the cycle the request's last byte is served.
+  double reserve(double t, double n) {
+    double start = t > free_at ? t : free_at;
+    free_at = start + n / rate;
+    busy += n / rate;
+    bytes += n;
+    return free_at;
+  }
+};
+
+}  // namespace hwsim::warp

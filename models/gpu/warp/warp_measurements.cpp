@@ -1,0 +1,117 @@
+// Measurement kinds the warp model reproduces (shared/calibration/README.md, methods/microbench.cu):
+// each record becomes a run of a shipped kernel on the warp model. Full grids are large (the
+// bank-conflict grid is 34.6 M warp accesses), so the runs simulate a representative subset:
+// `sample_sms` SMs with the blocks the hardware would give them and that share of the L2 and
+// DRAM bandwidth (MemorySystem); per-SM work and per-thread iteration counts are the measured
+// ones, so the predicted kernel time is the subset's time. Nothing is fitted per record.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "models/gpu/warp/kernel_launch.h"
+#include "models/gpu/warp/kernel_report.h"
+#include "models/gpu/warp/parser.h"
+#include "sim/config/config.h"
+#include "sim/validate/measurement.h"
+
+namespace hwsim::warp {
+namespace {
+
+constexpr int kSms = 132;  // the measured H100's SM count (device record); grids are multiples of it
+
+struct KernelPlan {
+  std::string kernel;
+  std::int64_t grid = 1, block = 32;
+  std::map<std::string, std::string> args;
+  int sample_sms = 1;
+  bool per_load = false;   // latency: predicted = cycles per dependent load / clock
+  std::int64_t steps = 0;
+};
+
+PredictionPlan make_plan(KernelPlan k) {
+  PredictionPlan plan;
+  plan.workload = fmt::format("warp:{} grid={} block={}", k.kernel, k.grid, k.block);
+  for (const auto& [n, v] : k.args) plan.workload += fmt::format(" {}={}", n, v);
+  plan.simulate = [k](const std::string& chip, const std::vector<std::string>& overrides) {
+    auto sets = overrides;
+    sets.push_back("gpu.core.model=warp");
+    Config config = load_config(chip, sets);
+    auto params = WarpParams::from_config(config);
+    LaunchOptions o;
+    o.args.grid = k.grid;
+    o.args.block = k.block;
+    o.args.args = k.args;
+    o.sample_sms = k.sample_sms;
+    auto run = run_kernel(params, load_kernel(std::string(HWSIM_SOURCE_DIR) + "/workloads/kernels/" + k.kernel + ".hwk"), o);
+    auto doc = kernel_document(*run);
+    if (k.per_load) {
+      const Buffer* cyc = run->memory.by_name("cyc");
+      double cycles = run->memory.element_value(*cyc, 0) / double(k.steps);
+      doc["predicted_seconds"] = cycles / run->clock_hz;
+    } else {
+      doc["predicted_seconds"] = run->seconds;
+    }
+    return doc.dump();
+  };
+  plan.predicted_seconds = [](const nlohmann::json& d) { return d["predicted_seconds"].get<double>(); };
+  return plan;
+}
+
+std::optional<std::int64_t> whole(const nlohmann::json& r, const char* key) {
+  if (!r.contains(key) || !r[key].is_number()) return std::nullopt;
+  return r[key].get<std::int64_t>();
+}
+
+std::optional<PredictionPlan> bank_conflict(const Measurement& m) {
+  auto stride = whole(m.fields, "stride_words");
+  if (!stride) return std::nullopt;
+  return make_plan({"bank_conflict", kSms * 4, 512, {{"stride", std::to_string(*stride)}, {"iters", "4096"}}, 1});
+}
+
+std::optional<PredictionPlan> divergence(const Measurement& m) {
+  auto paths = whole(m.fields, "paths"), work = whole(m.fields, "work");
+  if (!paths || !work) return std::nullopt;
+  return make_plan({"divergence", kSms * 8, 256, {{"paths", std::to_string(*paths)}, {"work", std::to_string(*work)}}, 1});
+}
+
+std::optional<PredictionPlan> branch_data(const Measurement& m) {
+  auto work = whole(m.fields, "work");
+  if (!work || !m.fields.contains("order")) return std::nullopt;
+  std::string order = m.fields["order"].get<std::string>();
+  std::string x = order == "sorted" ? "threads:sorted" : "threads:random:1";
+  return make_plan({"branch_data", kSms * 8, 256, {{"x", x}, {"work", std::to_string(*work)}}, 1});
+}
+
+std::optional<PredictionPlan> coalescing(const Measurement& m) {
+  auto stride = whole(m.fields, "stride_words"), threads = whole(m.fields, "threads");
+  if (!stride || !threads) return std::nullopt;
+  return make_plan({"strided_read", *threads / 256, 256, {{"stride", std::to_string(*stride)}}, 4});
+}
+
+std::optional<PredictionPlan> latency(const Measurement& m) {
+  auto kb = whole(m.fields, "footprint_kb"), steps = whole(m.fields, "steps");
+  if (!kb || !steps) return std::nullopt;
+  std::int64_t s = std::min<std::int64_t>(*steps, 262144);  // simulation time; every step is a cache miss past L2 anyway
+  KernelPlan k{"pointer_chase", 1, 1, {{"next", fmt::format("{}:chase:7", *kb * 1024 / 4)}, {"steps", std::to_string(s)},
+                                   {"warm", std::to_string(s + 256)}}, 1};  // microbench.cu runs chase twice, times the second
+  k.per_load = true;
+  k.steps = s;
+  return make_plan(k);
+}
+
+std::optional<PredictionPlan> occupancy_bw(const Measurement& m) {
+  auto w = whole(m.fields, "warps_per_sm");
+  if (!w) return std::nullopt;
+  std::int64_t threads = std::min<std::int64_t>(*w * 32, 1024);
+  std::int64_t blocks_per_sm = *w * 32 / threads;
+  return make_plan({"stream_copy", kSms * blocks_per_sm, threads, {}, 1});
+}
+
+HWSIM_REGISTER_MEASUREMENT("bank_conflict", bank_conflict);
+HWSIM_REGISTER_MEASUREMENT("divergence", divergence);
+HWSIM_REGISTER_MEASUREMENT("branch_data", branch_data);
+HWSIM_REGISTER_MEASUREMENT("coalescing", coalescing);
+HWSIM_REGISTER_MEASUREMENT("latency", latency);
+HWSIM_REGISTER_MEASUREMENT("occupancy_bw", occupancy_bw);
+
+}  // namespace
+}  // namespace hwsim::warp

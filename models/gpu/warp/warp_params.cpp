@@ -1,0 +1,99 @@
+#include "models/gpu/warp/warp_params.h"
+
+#include <cmath>
+
+#include "sim/config/config.h"
+#include "sim/config/param.h"
+
+namespace hwsim::warp {
+namespace {
+
+ParamDecl cycles(std::string key, std::string dflt, std::string what) {
+  return integer_param(std::move(key), std::move(what) + " (cycles)").defaults_to(std::move(dflt));
+}
+
+const ParamRegistration warp_params({
+    choice_param("gpu.warp.scheduler", {"gto", "lrr"}, "warp scheduler: greedy-then-oldest or loose round-robin")
+        .defaults_to("gto"),
+    count_param("gpu.warp.sub_partitions", "SM sub-partitions, each with a scheduler issuing one instruction per cycle")
+        .defaults_to("4"),
+    cycles("gpu.warp.latency.fp32", "4", "FP32 result latency"),
+    cycles("gpu.warp.latency.int", "4", "integer result latency"),
+    cycles("gpu.warp.latency.sfu", "18", "SFU (ex2, rcp, sqrt, div) result latency"),
+    cycles("gpu.warp.latency.tensor", "32", "tensor-core mma result latency"),
+    cycles("gpu.warp.latency.shfl", "6", "warp shuffle result latency"),
+    cycles("gpu.warp.interval.fp32", "1", "FP32 initiation interval per sub-partition"),
+    cycles("gpu.warp.interval.int", "2", "integer initiation interval per sub-partition"),
+    cycles("gpu.warp.interval.sfu", "8", "SFU initiation interval per sub-partition"),
+    cycles("gpu.warp.interval.tensor", "4", "tensor-core initiation interval per sub-partition (m16n8k16)"),
+    cycles("gpu.warp.interval.lsu", "1", "LSU/MIO issue interval per sub-partition"),
+    cycles("gpu.warp.branch", "4", "extra delay after a branch before the warp issues again"),
+    cycles("gpu.warp.barrier", "8", "from the last warp's arrival at bar.sync to the release"),
+    count_param("gpu.warp.shared.banks", "shared-memory banks").defaults_to("32"),
+    count_param("gpu.warp.shared.bank_bytes", "bytes per bank per cycle").defaults_to("4"),
+    cycles("gpu.warp.shared.latency", "23", "shared-memory load latency without conflicts"),
+    cycles("gpu.warp.shared.replay", "2", "extra latency per extra conflict way (replay)"),
+    cycles("gpu.warp.mio_queue", "16", "shared-memory pipe backlog before issue stalls (MIO throttle)"),
+    cycles("gpu.warp.cta_launch", "200", "from a CTA slot freeing to the next CTA's first issue"),
+    integer_param("gpu.warp.register_granule", "registers allocated per warp in units of").defaults_to("256"),
+    quantity_param("gpu.warp.shared_reserved_per_cta", Dimension::bytes, "shared memory the driver reserves per CTA")
+        .defaults_to("1 KiB").zero_allowed(),
+    cycles("memory.l1.latency", "33", "L1 hit load-to-use latency"),
+    count_param("memory.l1.ways", "L1 associativity").defaults_to("4"),
+    count_param("memory.l1.lines_per_cycle", "128-byte lines the L1 tag stage handles per cycle").defaults_to("1"),
+    cycles("memory.l1.lsu_queue", "32", "L1 tag-stage backlog before global accesses stall (LG throttle)"),
+    count_param("memory.l1.line_bytes", "cache line size in bytes").defaults_to("128"),
+    count_param("memory.l1.sector_bytes", "sector size in bytes (unit of a request)").defaults_to("32"),
+    count_param("gpu.warp.l2_ways", "L2 associativity in the warp model").defaults_to("16"),
+    count_param("gpu.warp.dram_access_bytes", "bytes fetched from device memory per L2 miss").defaults_to("64"),
+});
+
+}  // namespace
+
+WarpParams WarpParams::from_config(const Config& c) {
+  WarpParams p;
+  p.chip = GpuChip::from_config(c);
+  p.gto = c.text("gpu.warp.scheduler") == "gto";
+  p.sub_partitions = int(c.whole("gpu.warp.sub_partitions"));
+  auto w = [&](const char* k) { return int(c.whole(k)); };
+  p.latency[int(Pipe::fp32)] = w("gpu.warp.latency.fp32");
+  p.latency[int(Pipe::int_)] = w("gpu.warp.latency.int");
+  p.latency[int(Pipe::sfu)] = w("gpu.warp.latency.sfu");
+  p.latency[int(Pipe::tensor)] = w("gpu.warp.latency.tensor");
+  p.latency[int(Pipe::lsu)] = w("gpu.warp.latency.shfl");
+  p.latency[int(Pipe::ctrl)] = 1;
+  p.interval[int(Pipe::fp32)] = w("gpu.warp.interval.fp32");
+  p.interval[int(Pipe::int_)] = w("gpu.warp.interval.int");
+  p.interval[int(Pipe::sfu)] = w("gpu.warp.interval.sfu");
+  p.interval[int(Pipe::tensor)] = w("gpu.warp.interval.tensor");
+  p.interval[int(Pipe::lsu)] = w("gpu.warp.interval.lsu");
+  p.interval[int(Pipe::ctrl)] = 1;
+  for (auto& x : p.interval) x = std::max(x, 1);
+  p.branch_cycles = w("gpu.warp.branch");
+  p.barrier_cycles = w("gpu.warp.barrier");
+  p.banks = w("gpu.warp.shared.banks");
+  p.bank_bytes = w("gpu.warp.shared.bank_bytes");
+  p.shared_latency = w("gpu.warp.shared.latency");
+  p.replay_cycles = w("gpu.warp.shared.replay");
+  p.mio_queue = w("gpu.warp.mio_queue");
+  p.cta_launch_cycles = w("gpu.warp.cta_launch");
+  p.registers_granule = std::max(1, w("gpu.warp.register_granule"));
+  p.shared_reserved_per_cta = int(c.number("gpu.warp.shared_reserved_per_cta"));
+  p.l1_latency = w("memory.l1.latency");
+  p.l1_ways = w("memory.l1.ways");
+  p.l1_lines_per_cycle = w("memory.l1.lines_per_cycle");
+  p.lsu_queue = w("memory.l1.lsu_queue");
+  p.line_bytes = w("memory.l1.line_bytes");
+  p.sector_bytes = w("memory.l1.sector_bytes");
+  p.l2_ways = w("gpu.warp.l2_ways");
+  p.dram_access_bytes = w("gpu.warp.dram_access_bytes");
+  double clk = p.chip.clock_hz;
+  p.l2_latency = int(std::lround(p.chip.l2_latency * clk));
+  p.hbm_latency = int(std::lround(p.chip.hbm_latency * clk));
+  p.l2_bytes_per_cycle = p.chip.l2_bandwidth / clk;
+  p.hbm_bytes_per_cycle = p.chip.usable_hbm_bandwidth() / clk;
+  p.port_bytes_per_cycle = p.chip.sm_port_bytes_per_clock;
+  return p;
+}
+
+}  // namespace hwsim::warp

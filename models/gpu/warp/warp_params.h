@@ -1,0 +1,38 @@
+#pragma once
+// Typed parameters of the warp-level SM model, read once from Config (declared in warp_params.cpp).
+// All latencies and intervals are in SM clock cycles.
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "models/gpu/gpu_chip.h"
+#include "models/gpu/warp/isa.h"
+
+namespace hwsim {
+class Config;
+}
+
+namespace hwsim::warp {
+
+struct WarpParams {
+  GpuChip chip;
+  bool gto = true;                     // warp scheduler: greedy-then-oldest, else loose round-robin
+  int sub_partitions = 4;
+  std::array<int, kPipes> latency{};   // result latency per pipe (lsu: shuffle latency)
+  std::array<int, kPipes> interval{};  // initiation interval per pipe, per sub-partition
+  int branch_cycles = 0;               // a taken/divergent branch's extra issue delay
+  int barrier_cycles = 0;              // from the last arrival to the release
+  int banks = 32, bank_bytes = 4;
+  int shared_latency = 0, replay_cycles = 0, mio_queue = 0;
+  int l1_latency = 0, l1_ways = 0, l1_lines_per_cycle = 1, lsu_queue = 0;
+  int line_bytes = 128, sector_bytes = 32;
+  int l2_latency = 0, l2_ways = 0, hbm_latency = 0, dram_access_bytes = 64;
+  double l2_bytes_per_cycle = 0, hbm_bytes_per_cycle = 0, port_bytes_per_cycle = 0;
+  int cta_launch_cycles = 0;
+  int registers_granule = 256;         // registers are allocated per warp in units of this many
+  int shared_reserved_per_cta = 0;     // bytes the driver reserves per CTA
+
+  static WarpParams from_config(const Config& config);
+};
+
+}  // namespace hwsim::warp

@@ -1,0 +1,57 @@
+#pragma once
+// The architectural state of one warp: registers of its 32 lanes, its SIMT reconvergence stack,
+// and the scoreboard (cycle each register's pending write lands). Timing code reads ready times;
+// the functional code (execute.h) reads and writes values.
+#include <cstdint>
+#include <vector>
+
+#include "models/gpu/warp/isa.h"
+
+namespace hwsim::warp {
+
+// Why a warp could not issue (Nsight Compute's stall reason names).
+enum class Stall : std::uint8_t {
+  selected, long_scoreboard, short_scoreboard, wait, barrier, mio_throttle, lg_throttle,
+  math_pipe_throttle, branch_resolving, not_selected, no_instruction, count
+};
+const char* stall_name(Stall s);
+const char* stall_explanation(Stall s);
+
+// One entry of the SIMT stack: run `mask` from `pc` until reaching `rpc` (the immediate
+// post-dominator of the branch that pushed it), then pop.
+struct SimtEntry {
+  int pc = 0;
+  int rpc = -1;
+  std::uint32_t mask = 0;
+};
+
+struct WarpState {
+  int sm_slot = 0;             // index among the SM's warps
+  int cta_slot = 0;            // the SM's CTA slot it belongs to
+  int warp_in_cta = 0;
+  std::uint64_t cta_id = 0;    // block index in the grid
+  std::uint64_t age = 0;       // launch order, for "oldest"
+  std::uint32_t live = 0;      // lanes that exist and have not exited
+  std::vector<SimtEntry> stack;
+  std::vector<std::uint64_t> regs;       // [reg × 32 + lane]
+  std::vector<std::int64_t> reg_ready;   // scoreboard: cycle the register's value is available
+  std::vector<Stall> reg_producer;       // what the pending write waits on
+  std::int64_t ready_at = 0;             // earliest next issue (branch delay, barrier release)
+  Stall ready_reason = Stall::wait;
+  std::int64_t last_issue = -1;
+  bool at_barrier = false, done = false, in_use = false;
+  std::int64_t dep_ready = 0;            // cached: cycle the next instruction's operands are ready
+  Stall dep_reason = Stall::wait;
+  std::int64_t waiting_since = 0;        // first cycle not yet charged to a stall reason
+  int track = -1;                        // trace track, -1 = not traced
+
+  int pc() const { return stack.back().pc; }
+  std::uint32_t active() const { return stack.back().mask; }
+  std::uint64_t& reg(int r, int lane) { return regs[std::size_t(r) * 32 + std::size_t(lane)]; }
+  // Leaves reconverged entries: pops while the top has reached its reconvergence point.
+  void reconverge() {
+    while (stack.size() > 1 && (stack.back().pc == stack.back().rpc || stack.back().mask == 0)) stack.pop_back();
+  }
+};
+
+}  // namespace hwsim::warp

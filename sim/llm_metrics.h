@@ -1,0 +1,55 @@
+#pragma once
+// Language-model metrics of a finished run, derived once from the Workload (tokens per step,
+// phases) and the finalized RunResult (kernel times, bytes, floors). Printers only format them.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/result.h"
+#include "workloads/workload.h"
+
+namespace hwsim {
+
+struct LlmStepMetrics {
+  std::string label, phase;
+  std::int64_t tokens = 0;
+  double seconds = 0;
+  double tokens_per_second = 0;
+  double mbu = 0;  // step's HBM bytes / seconds / peak HBM bandwidth
+  double mfu = 0;  // step's FLOPs / seconds / peak FLOP rate
+};
+
+// Time and roofline floor of one op class (gemm, attention, norm, elementwise, ...), summed over
+// the run; "launch_gaps" holds step time not covered by any kernel (floor 0).
+struct LlmClassTime {
+  double seconds = 0;
+  double roofline_floor = 0;
+  std::int64_t kernels = 0;
+};
+
+// A kernel's distance from its roofline floor: excess = seconds − floor, ratio = seconds / floor.
+struct LlmKernelDistance {
+  std::string step, name, op_class, bound;
+  double seconds = 0, roofline_floor = 0, excess = 0, ratio = 0;
+};
+
+struct LlmMetrics {
+  bool present = false;          // false for workloads without tokens (gemm, attention)
+  std::int64_t tokens = 0;       // produced by the whole run
+  double seconds = 0;
+  double tokens_per_second = 0;  // whole run
+  double ttft = 0;               // prefill step time (0 without a prefill step)
+  double tpot = 0;               // mean decode step time (0 without decode steps)
+  double decode_tokens_per_second = 0;  // decode tokens / decode time
+  double mbu = 0, mfu = 0;       // whole run
+  std::map<std::string, LlmClassTime> by_class;
+  std::vector<LlmStepMetrics> steps;
+  std::vector<LlmKernelDistance> farthest_from_floor;  // the kLlmFarthestKernels largest excesses
+};
+
+inline constexpr std::size_t kLlmFarthestKernels = 10;
+
+LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& result);
+
+}  // namespace hwsim

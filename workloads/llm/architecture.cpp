@@ -1,0 +1,149 @@
+#include "workloads/llm/architecture.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "sim/did_you_mean.h"
+#include "sim/error.h"
+#include "workloads/spec.h"
+
+namespace hwsim {
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kActivations = {"silu", "gelu"};
+const std::vector<std::string> kNorms = {"rmsnorm", "layernorm"};
+const std::vector<std::string> kPositions = {"rope", "learned"};
+
+std::string where(const std::string& path, const toml::node* node, const std::string& key) {
+  if (node && node->source().begin.line) return fmt::format("{}:{}: {}", path, node->source().begin.line, key);
+  return fmt::format("{}: {}", path, key);
+}
+
+std::string choice(const std::string& value, const std::vector<std::string>& valid, const std::string& context) {
+  if (std::find(valid.begin(), valid.end(), value) == valid.end())
+    workload_error(fmt::format("{}: '{}' is not one of {}{}", context, value, join(valid), did_you_mean(value, valid)));
+  return value;
+}
+
+// Cross-field rules, shared by files and overrides; `context` prefixes the error line.
+void check_consistent(const ModelArchitecture& a, const std::string& context) {
+  auto bad = [&](const std::string& what) { workload_error(fmt::format("{}: {}", context, what)); };
+  if (a.layers < 1 || a.hidden < 1 || a.heads < 1 || a.kv_heads < 1 || a.head_dim < 1 || a.ffn < 1 ||
+      a.vocab < 1 || a.experts < 1 || a.top_k < 1 || a.max_context < 1)
+    bad("layers, hidden, heads, kv_heads, head_dim, ffn, vocab, experts, top_k and max_context must be >= 1");
+  if (a.window < 0) bad(fmt::format("window {} is negative (0 = full attention)", a.window));
+  if (a.heads % a.kv_heads != 0) bad(fmt::format("heads {} is not a multiple of kv_heads {}", a.heads, a.kv_heads));
+  if (a.top_k > a.experts) bad(fmt::format("top_k {} exceeds experts {}", a.top_k, a.experts));
+}
+
+}  // namespace
+
+const std::vector<std::string>& architecture_fields() {
+  static const std::vector<std::string> fields = {
+      "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "activation", "gated", "vocab", "norm",
+      "position", "window", "experts", "top_k", "tied_embeddings", "max_context"};
+  return fields;
+}
+
+std::string architecture_folder() {
+  fs::path source = fs::path(HWSIM_SOURCE_DIR) / "workloads" / "llm" / "models";
+  if (fs::is_directory(source)) return source.string();
+  return (fs::path("workloads") / "llm" / "models").string();
+}
+
+std::vector<std::string> architecture_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(architecture_folder(), ec))
+    if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+ModelArchitecture load_architecture(const std::string& name) {
+  std::vector<std::string> known = architecture_names();
+  if (std::find(known.begin(), known.end(), name) == known.end())
+    workload_error(fmt::format("model '{}' unknown{}; known models: {} (files in {})", name, did_you_mean(name, known),
+                               known.empty() ? "none" : join(known), architecture_folder()));
+  std::string path = (fs::path(architecture_folder()) / (name + ".toml")).string();
+  toml::table table;
+  try {
+    table = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    workload_error(fmt::format("{}:{}: TOML syntax error: {}", path, e.source().begin.line, e.description()));
+  }
+  for (const auto& [key, node] : table) {
+    std::string k(key.str());
+    const auto& fields = architecture_fields();
+    if (std::find(fields.begin(), fields.end(), k) == fields.end())
+      workload_error(fmt::format("{}: unknown key{}; valid: {}", where(path, &node, k), did_you_mean(k, fields), join(fields)));
+  }
+  auto node_of = [&](const std::string& key) -> const toml::node& {
+    const toml::node* node = table.get(key);
+    if (!node) workload_error(fmt::format("{}: {}: missing key", path, key));
+    return *node;
+  };
+  auto integer = [&](const std::string& key) {
+    const toml::node& n = node_of(key);
+    if (!n.is_integer()) workload_error(fmt::format("{}: expected a whole number", where(path, &n, key)));
+    return n.as_integer()->get();
+  };
+  auto text = [&](const std::string& key, const std::vector<std::string>& valid) {
+    const toml::node& n = node_of(key);
+    if (!n.is_string()) workload_error(fmt::format("{}: expected a string", where(path, &n, key)));
+    return choice(n.as_string()->get(), valid, where(path, &n, key));
+  };
+  auto flag = [&](const std::string& key) {
+    const toml::node& n = node_of(key);
+    if (!n.is_boolean()) workload_error(fmt::format("{}: expected true or false", where(path, &n, key)));
+    return n.as_boolean()->get();
+  };
+  ModelArchitecture a;
+  a.name = name;
+  a.layers = integer("layers");
+  a.hidden = integer("hidden");
+  a.heads = integer("heads");
+  a.kv_heads = integer("kv_heads");
+  a.head_dim = integer("head_dim");
+  a.ffn = integer("ffn");
+  a.activation = text("activation", kActivations);
+  a.gated = flag("gated");
+  a.vocab = integer("vocab");
+  a.norm = text("norm", kNorms);
+  a.position = text("position", kPositions);
+  a.window = integer("window");
+  a.experts = integer("experts");
+  a.top_k = integer("top_k");
+  a.tied_embeddings = flag("tied_embeddings");
+  a.max_context = integer("max_context");
+  check_consistent(a, path);
+  return a;
+}
+
+ModelArchitecture with_overrides(ModelArchitecture a, const WorkloadSpec& spec) {
+  auto ctx = [&](const std::string& key) { return fmt::format("workload '{}': {}", spec.text(), key); };
+  a.layers = spec.positive_int("layers", a.layers);
+  a.hidden = spec.positive_int("hidden", a.hidden);
+  a.heads = spec.positive_int("heads", a.heads);
+  a.kv_heads = spec.positive_int("kv_heads", a.kv_heads);
+  a.head_dim = spec.positive_int("head_dim", a.head_dim);
+  a.ffn = spec.positive_int("ffn", a.ffn);
+  if (spec.has("activation")) a.activation = choice(spec.word("activation", ""), kActivations, ctx("activation"));
+  a.gated = spec.boolean("gated", a.gated);
+  a.vocab = spec.positive_int("vocab", a.vocab);
+  if (spec.has("norm")) a.norm = choice(spec.word("norm", ""), kNorms, ctx("norm"));
+  if (spec.has("position")) a.position = choice(spec.word("position", ""), kPositions, ctx("position"));
+  a.window = spec.non_negative_int("window", a.window);
+  a.experts = spec.positive_int("experts", a.experts);
+  a.top_k = spec.positive_int("top_k", a.top_k);
+  a.tied_embeddings = spec.boolean("tied_embeddings", a.tied_embeddings);
+  a.max_context = spec.positive_int("max_context", a.max_context);
+  check_consistent(a, fmt::format("workload '{}': model {}", spec.text(), a.name));
+  return a;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,53 @@
+#pragma once
+// A transformer language model's shape, as read from workloads/llm/models/NAME.toml (one file per
+// model, values from its Hugging Face config.json). Only shapes: no dtypes, no hardware.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hwsim {
+
+class WorkloadSpec;
+
+struct ModelArchitecture {
+  std::string name;            // file stem: "llama3_8b"
+  std::int64_t layers = 0;
+  std::int64_t hidden = 0;
+  std::int64_t heads = 0;      // query heads
+  std::int64_t kv_heads = 0;   // key/value heads (GQA when < heads; MHA when equal)
+  std::int64_t head_dim = 0;
+  std::int64_t ffn = 0;        // FFN inner size (per expert for MoE)
+  std::string activation;      // "silu" | "gelu"
+  bool gated = true;           // gated FFN: down(act(gate(x)) * up(x)); else down(act(up(x)))
+  std::int64_t vocab = 0;
+  std::string norm;            // "rmsnorm" | "layernorm"
+  std::string position;        // "rope" | "learned"
+  std::int64_t window = 0;     // sliding-window attention span in keys; 0 = full attention
+  std::int64_t experts = 1;    // FFN experts per layer (1 = dense)
+  std::int64_t top_k = 1;      // experts each token is routed to
+  bool tied_embeddings = false;  // LM head shares the token-embedding matrix
+  std::int64_t max_context = 0;  // longest sequence (positions) the model supports
+
+  bool is_moe() const { return experts > 1; }
+};
+
+// Architecture field names, in file order (also the spec keys that override them).
+const std::vector<std::string>& architecture_fields();
+
+// Model names found in the models folder (sorted file stems).
+std::vector<std::string> architecture_names();
+
+// Folder holding the model files: $HWSIM_SOURCE_DIR/workloads/llm/models if it exists, else
+// ./workloads/llm/models relative to the working directory.
+std::string architecture_folder();
+
+// Loads NAME.toml. Unknown model: UserError(workload) listing the known ones; a malformed file,
+// a missing, unknown or ill-typed key: UserError(workload) naming file:line:key.
+ModelArchitecture load_architecture(const std::string& name);
+
+// Applies every architecture field present in `spec` (layers=20, experts=16, activation=gelu, ...)
+// and checks the result is consistent (heads divisible by kv_heads, top_k <= experts, ...);
+// errors are UserError(workload) naming the spec and field.
+ModelArchitecture with_overrides(ModelArchitecture arch, const WorkloadSpec& spec);
+
+}  // namespace hwsim

@@ -1,0 +1,55 @@
+#include "workloads/llm/capacity.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "sim/units.h"
+
+namespace hwsim {
+
+namespace {
+std::string bytes(double b) { return format_quantity(b, Dimension::bytes, 4); }
+}  // namespace
+
+double footprint_bytes(const LlmFacts& f, std::int64_t batch, std::int64_t context) {
+  std::int64_t kept = f.window > 0 ? std::min(context, f.window) : context;
+  double per_sequence = double(kept) * f.kv_bytes_per_token +
+                        double(std::min(f.step_tokens, context)) * f.activation_bytes_per_token +
+                        f.activation_bytes_per_sequence;
+  return f.weight_bytes + double(batch) * per_sequence;
+}
+
+std::int64_t largest_fitting_batch(const LlmFacts& f, double capacity) {
+  double per_sequence = footprint_bytes(f, 1, f.context) - f.weight_bytes;
+  if (per_sequence <= 0 || capacity < f.weight_bytes) return 0;
+  return std::int64_t((capacity - f.weight_bytes) / per_sequence);
+}
+
+std::int64_t largest_fitting_context(const LlmFacts& f, double capacity) {
+  if (footprint_bytes(f, f.batch, 1) > capacity) return 0;
+  std::int64_t lo = 1, hi = std::max<std::int64_t>(1, f.max_context);  // invariant: lo fits
+  while (lo < hi) {
+    std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (footprint_bytes(f, f.batch, mid) <= capacity) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+std::string fit_advice(const Workload& w, double capacity) {
+  if (!w.llm) return "";
+  const LlmFacts& f = *w.llm;
+  std::string head = fmt::format("{} {} batch {}, {} positions per sequence: needs {} (weights {}, KV cache {}, activations {}), {} available",
+                                 f.model, f.phase, f.batch, f.context, bytes(f.total_bytes()), bytes(f.weight_bytes),
+                                 bytes(f.kv_bytes), bytes(f.activation_bytes), bytes(capacity));
+  if (f.total_bytes() <= capacity) return head + ": fits";
+  if (f.weight_bytes >= capacity)
+    return head + ": the weights alone do not fit (fewer layers, or weights=fp8/int8/int4)";
+  std::int64_t batch = largest_fitting_batch(f, capacity), context = largest_fitting_context(f, capacity);
+  std::string batch_text = batch > 0 ? fmt::format("largest batch at {} positions: {}", f.context, batch)
+                                     : fmt::format("not one sequence fits at {} positions", f.context);
+  std::string context_text = context > 0 ? fmt::format("largest context at batch {}: {} positions", f.batch, context)
+                                         : fmt::format("no context fits at batch {}", f.batch);
+  return fmt::format("{}: does not fit; {}; {}", head, batch_text, context_text);
+}
+
+}  // namespace hwsim

@@ -1,0 +1,57 @@
+#include "workloads/llm/llm_run.h"
+
+#include <fmt/format.h>
+
+#include "sim/did_you_mean.h"
+#include "sim/error.h"
+#include "workloads/spec.h"
+
+namespace hwsim {
+
+std::vector<std::string> llm_phase_fields(const std::string& phase) {
+  std::vector<std::string> fields = {"model", "batch"};
+  if (phase == "decode") fields.push_back("context");
+  if (phase == "prefill" || phase == "generate") fields.push_back("prompt");
+  if (phase == "generate") fields.push_back("output");
+  for (const char* d : {"weights", "act", "kv"}) fields.push_back(d);
+  return fields;
+}
+
+LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase) {
+  auto fail = [&](const std::string& what) { workload_error(fmt::format("workload '{}': {}", spec.text(), what)); };
+  LlmRun run;
+  run.phase = phase;
+  std::string model = spec.word("model", "");
+  if (model.empty()) fail(fmt::format("model: missing; known models: {}", join(architecture_names())));
+  try {
+    run.arch = load_architecture(model);
+  } catch (const UserError& e) {
+    fail(e.what());
+  }
+  run.arch = with_overrides(run.arch, spec);
+  run.batch = spec.positive_int("batch", 1);
+  if (phase == "decode") run.context = spec.non_negative_int("context", -1);
+  if (phase == "decode" && run.context < 0) fail("context: missing (tokens already cached per sequence)");
+  if (phase == "prefill" || phase == "generate") run.prompt = spec.positive_int("prompt");
+  if (phase == "generate") run.output = spec.positive_int("output");
+
+  run.dtypes.weights = spec.dtype("weights", DType::bf16);
+  run.dtypes.act = spec.dtype("act", DType::bf16);
+  run.dtypes.kv = spec.dtype("kv", run.dtypes.act);
+  if (run.dtypes.act == DType::int4) fail("act: int4 is weight-only (use weights=int4)");
+  if (run.dtypes.kv == DType::int4) fail("kv: int4 is weight-only (use kv=fp8 or int8)");
+
+  std::vector<std::string> valid = llm_phase_fields(phase);
+  for (const auto& f : architecture_fields()) valid.push_back(f);
+  spec.reject_unused(valid);
+
+  // Tokens a sequence holds: decode checks the cached context (its one new token may sit at
+  // position max_context, as the H100 measurements at context 8192 do); generate its final length.
+  std::int64_t longest = phase == "decode" ? run.context : run.prompt + run.output;
+  const char* which = phase == "decode" ? "context" : phase == "prefill" ? "prompt" : "prompt + output";
+  if (longest > run.arch.max_context)
+    fail(fmt::format("{}: {} tokens exceed {}'s max_context {}", which, longest, run.arch.name, run.arch.max_context));
+  return run;
+}
+
+}  // namespace hwsim

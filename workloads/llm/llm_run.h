@@ -1,0 +1,42 @@
+#pragma once
+// One LLM phase request, parsed from a spec: which model (with overrides), which phase, the batch
+// and lengths, and the three dtypes. Shapes only: no hardware.
+//   decode:model=M,batch=B,context=C      one step; each sequence has C tokens cached, adds one
+//   prefill:model=M,batch=B,prompt=P      one step over B·P prompt tokens (causal)
+//   generate:model=M,batch=B,prompt=P,output=N   prefill, then N decode steps
+// Common fields: weights=, act=, kv= (dtypes; int4 only for weights) and every architecture field.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workloads/dtype.h"
+#include "workloads/llm/architecture.h"
+
+namespace hwsim {
+
+class WorkloadSpec;
+
+struct LlmDtypes {
+  DType weights = DType::bf16;  // linear-layer weights (int4: weight-only, dequantised in the GEMM)
+  DType act = DType::bf16;      // activations, norm weights, embeddings
+  DType kv = DType::bf16;       // K and V as stored in the cache
+};
+
+struct LlmRun {
+  ModelArchitecture arch;
+  std::string phase;            // "decode" | "prefill" | "generate"
+  std::int64_t batch = 1;
+  std::int64_t context = 0;     // decode: tokens already cached per sequence
+  std::int64_t prompt = 0;      // prefill, generate
+  std::int64_t output = 0;      // generate: decode steps after the prefill
+  LlmDtypes dtypes;
+};
+
+// Fields each phase takes (besides the architecture fields).
+std::vector<std::string> llm_phase_fields(const std::string& phase);
+
+// Parses `spec` for `phase`; every mistake (unknown model or field, batch 0, negative or too long
+// context, int4 activations) is a one-line UserError(workload).
+LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase);
+
+}  // namespace hwsim

@@ -1,0 +1,80 @@
+// Language-model workloads: the phases decode, prefill and generate (llm_run.h), and named presets.
+#include <fmt/format.h>
+
+#include "workloads/llm/footprint.h"
+#include "workloads/llm/llm_run.h"
+#include "workloads/llm/step_lowering.h"
+#include "workloads/workload.h"
+
+namespace hwsim {
+namespace {
+
+// Every step produces one token per sequence (the LM head's next token). Labels: "prefill",
+// "decode@KV" with KV the keys attended over (context + 1).
+Workload build_llm(const LlmRun& run) {
+  Workload w;
+  auto step = [&](std::string label, std::string phase, LlmStepShape shape) {
+    w.steps.push_back(WorkloadStep{std::move(label), lower_llm_step(run.arch, run.dtypes, shape), run.batch,
+                                   std::move(phase)});
+  };
+  if (run.phase == "decode") step(fmt::format("decode@{}", run.context + 1), "decode", {run.batch, 1, run.context + 1});
+  if (run.phase != "decode") step("prefill", "prefill", {run.batch, run.prompt, run.prompt});
+  // generate: decode step j (0-based) has prompt + j tokens cached and adds one.
+  for (std::int64_t j = 0; j < run.output; ++j) {
+    std::int64_t kv_len = run.prompt + j + 1;
+    step(fmt::format("decode@{}", kv_len), "decode", {run.batch, 1, kv_len});
+  }
+  w.llm = llm_facts(run);
+  return w;
+}
+
+WorkloadBuilder phase_builder(std::string phase) {
+  return [phase](const WorkloadSpec& spec) { return build_llm(parse_llm_run(spec, phase)); };
+}
+
+// A preset is a phase with defaults; any field given in the spec wins (decode_llama8b:batch=8).
+WorkloadBuilder preset_builder(std::string phase, std::map<std::string, std::string> defaults) {
+  return [phase, defaults](const WorkloadSpec& spec) {
+    return build_llm(parse_llm_run(spec.with_defaults(defaults), phase));
+  };
+}
+
+const char* kCommon = "weights=, act=, kv= dtypes (bf16|fp16|fp8|int8; int4 for weights only; default bf16, kv "
+                      "defaults to act) and any architecture field (layers=, experts=, window=, ...)";
+
+HWSIM_REGISTER_WORKLOAD("decode", fmt::format("one decode step: model=, batch=1, context= (tokens cached per "
+                                              "sequence; attends over context+1); {}", kCommon),
+                        phase_builder("decode"));
+HWSIM_REGISTER_WORKLOAD("prefill", fmt::format("one prefill step over batch·prompt tokens (causal): model=, "
+                                               "batch=1, prompt=; {}", kCommon),
+                        phase_builder("prefill"));
+HWSIM_REGISTER_WORKLOAD("generate", fmt::format("prefill, then `output` decode steps with the context growing: "
+                                                "model=, batch=1, prompt=, output=; {}", kCommon),
+                        phase_builder("generate"));
+
+HWSIM_REGISTER_WORKLOAD("decode_llama8b",
+                        "decode preset: model=llama3_8b, batch=1, context=512, weights=bf16, act=bf16, kv=bf16 "
+                        "(override any field: decode_llama8b:batch=8)",
+                        preset_builder("decode", {{"model", "llama3_8b"}, {"batch", "1"}, {"context", "512"},
+                                                  {"weights", "bf16"}, {"act", "bf16"}, {"kv", "bf16"}}));
+HWSIM_REGISTER_WORKLOAD("prefill_llama8b",
+                        "prefill preset: model=llama3_8b, batch=1, prompt=2048, weights=bf16, act=bf16, kv=bf16",
+                        preset_builder("prefill", {{"model", "llama3_8b"}, {"batch", "1"}, {"prompt", "2048"},
+                                                   {"weights", "bf16"}, {"act", "bf16"}, {"kv", "bf16"}}));
+HWSIM_REGISTER_WORKLOAD("decode_llama70b",
+                        "decode preset: model=llama3_70b, batch=1, context=512, weights=bf16, act=bf16, kv=bf16",
+                        preset_builder("decode", {{"model", "llama3_70b"}, {"batch", "1"}, {"context", "512"},
+                                                  {"weights", "bf16"}, {"act", "bf16"}, {"kv", "bf16"}}));
+HWSIM_REGISTER_WORKLOAD("decode_mixtral",
+                        "decode preset: model=mixtral_8x7b, batch=1, context=512, weights=bf16, act=bf16, kv=bf16",
+                        preset_builder("decode", {{"model", "mixtral_8x7b"}, {"batch", "1"}, {"context", "512"},
+                                                  {"weights", "bf16"}, {"act", "bf16"}, {"kv", "bf16"}}));
+HWSIM_REGISTER_WORKLOAD("generate_llama8b",
+                        "generate preset: model=llama3_8b, batch=1, prompt=128, output=128 (129 steps), "
+                        "weights=bf16, act=bf16, kv=bf16",
+                        preset_builder("generate", {{"model", "llama3_8b"}, {"batch", "1"}, {"prompt", "128"},
+                                                    {"output", "128"}, {"weights", "bf16"}, {"act", "bf16"},
+                                                    {"kv", "bf16"}}));
+
+}  // namespace
+}  // namespace hwsim
