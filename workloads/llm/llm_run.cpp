@@ -13,7 +13,7 @@ std::vector<std::string> llm_phase_fields(const std::string& phase) {
   if (phase == "decode") fields.push_back("context");
   if (phase == "prefill" || phase == "generate") fields.push_back("prompt");
   if (phase == "generate") fields.push_back("output");
-  for (const char* d : {"weights", "act", "kv"}) fields.push_back(d);
+  for (const char* d : {"weights", "act", "kv", "kernels"}) fields.push_back(d);
   return fields;
 }
 
@@ -40,6 +40,10 @@ LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase) {
   run.dtypes.kv = spec.dtype("kv", run.dtypes.act);
   if (run.dtypes.act == DType::int4) fail("act: int4 is weight-only (use weights=int4)");
   if (run.dtypes.kv == DType::int4) fail("kv: int4 is weight-only (use kv=fp8 or int8)");
+  std::string kernels = spec.word("kernels", "eager");
+  if (kernels != "eager" && kernels != "fused")
+    fail(fmt::format("kernels: '{}' is not eager or fused{}", kernels, did_you_mean(kernels, {"eager", "fused"})));
+  run.kernels = kernels == "eager" ? KernelStyle::eager : KernelStyle::fused;
 
   std::vector<std::string> valid = llm_phase_fields(phase);
   for (const auto& f : architecture_fields()) valid.push_back(f);

@@ -14,8 +14,9 @@
 // rms_norm ×2; 4 GEMMs plus 2 cublasLt splitKreduce kernels (split-K on o_proj and down_proj at
 // batch 1); RoPE as 10 kernels (neg, cat, 2 mul, add for each of q and k); KV append as 2 copy
 // kernels; SDPA as a cuDNN flash kernel plus a lean_reduction (split-KV combine) at small batch;
-// silu and mul as 2 kernels; 2 residual adds. This graph keeps one op per logical operation; the
-// hardware side decides how many kernels an op becomes.
+// silu and mul as 2 kernels; 2 residual adds. With KernelStyle::eager the graph has those
+// elementwise kernels (RoPE 10, KV append 2, SiLU·mul 2); with ::fused one op each. The split-K
+// reduce kernels are the GEMM library's choice and come from the hardware side's lowering.
 #include <cstdint>
 
 #include "workloads/llm/architecture.h"
@@ -33,6 +34,7 @@ struct LlmStepShape {
   std::int64_t tokens() const { return batch * q_len; }
 };
 
-OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape);
+OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape,
+                       KernelStyle kernels = KernelStyle::eager);
 
 }  // namespace hwsim
