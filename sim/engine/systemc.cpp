@@ -10,6 +10,7 @@ void init_systemc() {
   done = true;
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
 }
 

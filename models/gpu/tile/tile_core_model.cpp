@@ -28,6 +28,7 @@ class TileCoreModel : public GpuCoreModel {
     // is there for the next.
     TileMachine machine("gpu", chip_, std::move(source));
     sc_core::sc_start();
+    machine.rethrow_failure();
     RunResult result;
     result.level = "tile";
     result.steps = machine.results();
@@ -44,6 +45,7 @@ class TileCoreModel : public GpuCoreModel {
       const Op& op = step.graph[v];
       const TensorIds& ids = tensors[v];
       if (const auto* g = std::get_if<GemmOp>(&op.shape)) {
+        require_fp8_support(op.name, "weights", g->b);
         DType math = gemm_math_dtype(*g);
         if (!chip_.supports(math))
           workload_error(fmt::format("{}: {} math is not supported by {} (its gpu.sm.flops_per_clock.{} is 0)",
@@ -52,6 +54,7 @@ class TileCoreModel : public GpuCoreModel {
       } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
         kernels.push_back(lower_stream(*st, op.name, op.op_class, chip_, ids));
       } else if (const auto* at = std::get_if<AttentionOp>(&op.shape)) {
+        require_fp8_support(op.name, "KV cache", at->kv_dtype);
         if (!chip_.supports(at->dtype))
           workload_error(fmt::format("{}: {} attention math is not supported by {}", op.name, dtype_name(at->dtype),
                                      chip_.name));
@@ -60,6 +63,14 @@ class TileCoreModel : public GpuCoreModel {
       object_base += std::int64_t(1) << 40;
     }
     return kernels;
+  }
+
+  // FP8 storage needs the chip's FP8 conversion (Hopper and later); a chip without FP8 math
+  // (gpu.sm.flops_per_clock.fp8 = 0, e.g. A100) cannot hold fp8 weights or KV cache.
+  void require_fp8_support(const std::string& op, const char* what, DType stored) const {
+    if (stored == DType::fp8 && !chip_.supports(DType::fp8))
+      workload_error(fmt::format("{}: fp8 {} is not supported by {} (no FP8 units: gpu.sm.flops_per_clock.fp8 is 0); "
+                                 "use bf16, fp16, int8 or int4", op, what, chip_.name));
   }
 
   // Tensor ids per op: named tensors share an id; unnamed outputs get their own; an unnamed input

@@ -38,13 +38,18 @@ void TileMachine::sm_leave(int sm) {
 }
 
 void TileMachine::stream() {
-  for (std::size_t i = 0; i < steps_.labels.size(); ++i) {
-    StepResult step;
-    step.label = steps_.labels[i];
-    double step_start = sim_now();
-    for (const Kernel& kernel : steps_.lower(i)) step.kernels.push_back(run_kernel(kernel, step_start));
-    step.seconds = sim_now() - step_start;
-    results_.push_back(std::move(step));
+  try {
+    for (std::size_t i = 0; i < steps_.labels.size(); ++i) {
+      StepResult step;
+      step.label = steps_.labels[i];
+      double step_start = sim_now();
+      for (const Kernel& kernel : steps_.lower(i)) step.kernels.push_back(run_kernel(kernel, step_start));
+      step.seconds = sim_now() - step_start;
+      results_.push_back(std::move(step));
+    }
+  } catch (...) {
+    failure_ = std::current_exception();
+    sc_core::sc_stop();
   }
 }
 

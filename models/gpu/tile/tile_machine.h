@@ -4,6 +4,7 @@
 // operands through L2/HBM (a flow on the shared FlowHost, at the pace of its SM's math or of
 // memory, whichever is slower), writes its results, and frees its slot. Nothing ticks: every
 // step waits for a timer or a flow completion.
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,6 +34,9 @@ class TileMachine : public sc_core::sc_module {
 
   // After sc_start(): one StepResult per step, kernels in launch order, times from step start.
   const std::vector<StepResult>& results() const { return results_; }
+  // After sc_start(): rethrows what stopped the run early (e.g. a UserError from lowering), so it
+  // reaches the caller as itself rather than as a SystemC report.
+  void rethrow_failure() const { if (failure_) std::rethrow_exception(failure_); }
 
  private:
   struct SmState {
@@ -58,6 +62,7 @@ class TileMachine : public sc_core::sc_module {
   ResourceId l2_resource_, hbm_resource_;
   std::vector<SmState> sms_;
   StepSource steps_;
+  std::exception_ptr failure_;
   std::vector<StepResult> results_;
   sc_core::sc_event kernel_done_;
 };
