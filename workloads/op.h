@@ -44,6 +44,12 @@ struct AttentionOp {
 double attention_pairs(const AttentionOp& a);
 
 struct Op {
+  using Shape = std::variant<GemmOp, StreamOp, AttentionOp>;
+  Op() = default;
+  Op(std::string op_name, std::string klass, Shape op_shape, std::string input = {}, std::string output = {})
+      : name(std::move(op_name)), op_class(std::move(klass)), shape(std::move(op_shape)),
+        input_tensor(std::move(input)), output_tensor(std::move(output)) {}
+
   std::string name;    // "layer3.qkv_proj"
   std::string op_class; // "gemm", "attention", "norm", "elementwise", ...
   std::variant<GemmOp, StreamOp, AttentionOp> shape;

@@ -21,7 +21,7 @@ double L2Residency::insert(std::int64_t id, double begin, double end, bool dirty
   *missed = end - begin;
   auto it = where_.find(id);
   if (it != where_.end()) {
-    Entry old = *it->second;
+    Entry& old = *it->second;
     double overlap = std::max(0.0, std::min(end, old.end) - std::max(begin, old.begin));
     *missed -= overlap;
     if (old.end >= begin && end >= old.begin) {  // touching or overlapping: grow the range
@@ -29,15 +29,25 @@ double L2Residency::insert(std::int64_t id, double begin, double end, bool dirty
       end = std::max(end, old.end);
       dirty = dirty || old.dirty;
     }
+    if (end - begin <= capacity_) {
+      // Update in place and make it the most recent.
+      used_ += (end - begin) - old.bytes();
+      old.begin = begin, old.end = end, old.dirty = dirty;
+      lru_.splice(lru_.begin(), lru_, it->second);
+      return evict_to_fit();
+    }
     used_ -= old.bytes();
     lru_.erase(it->second);
     where_.erase(it);
-    if (*missed <= 0 && !dirty && old.begin <= begin && end <= old.end) *missed = 0;
   }
   if (end - begin > capacity_) return dirty ? end - begin : 0;  // cannot stay: written through
   lru_.push_front(Entry{id, begin, end, dirty});
-  where_[id] = lru_.begin();
+  where_.emplace(id, lru_.begin());
   used_ += end - begin;
+  return evict_to_fit();
+}
+
+double L2Residency::evict_to_fit() {
   double written_back = 0;
   while (used_ > capacity_ && lru_.size() > 1) {
     const Entry& victim = lru_.back();

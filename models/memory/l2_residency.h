@@ -17,7 +17,7 @@ struct L2Traffic {
 
 class L2Residency {
  public:
-  explicit L2Residency(double capacity_bytes) : capacity_(capacity_bytes) {}
+  explicit L2Residency(double capacity_bytes) : capacity_(capacity_bytes) { where_.reserve(4096); }
 
   // Reads `bytes` of object `id` starting at byte `offset` of the object. An object holds one
   // contiguous byte range; bytes outside it miss, and the range grows to cover what was touched
@@ -38,6 +38,7 @@ class L2Residency {
   // Makes [begin, end) of `id` resident (most recent); returns the bytes that were not resident
   // before in `missed`, and the write-back bytes of the evictions.
   double insert(std::int64_t id, double begin, double end, bool dirty, double* missed);
+  double evict_to_fit();  // evicts least recent entries until within capacity; write-back bytes
   double capacity_;
   double used_ = 0;
   std::list<Entry> lru_;  // front = most recent

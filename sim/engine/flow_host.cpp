@@ -14,8 +14,7 @@ FlowHost::FlowHost(sc_core::sc_module_name name) : sc_core::sc_module(name) {
 
 void FlowHost::start(const FlowSpec& spec, std::function<void()> on_done) {
   network_.advance_to(sim_now());
-  FlowId id = network_.start(spec);
-  waiters_[id] = std::move(on_done);
+  network_.start(spec, std::move(on_done));
   // Rates are recomputed once, in the next delta cycle, however many flows start now.
   wakeup_.cancel();
   wakeup_.notify(sc_core::SC_ZERO_TIME);
@@ -23,7 +22,7 @@ void FlowHost::start(const FlowSpec& spec, std::function<void()> on_done) {
 
 void FlowHost::on_wakeup() {
   network_.advance_to(sim_now());
-  auto finished = network_.take_finished();
+  auto finished = network_.take_finished_callbacks();
   // A wake-up that finishes nothing at the same instant as the last one means the completion
   // time cannot be represented: a bug, reported rather than spun on.
   if (finished.empty() && sim_now() == last_wakeup_) {
@@ -33,12 +32,8 @@ void FlowHost::on_wakeup() {
     wakeups_without_progress_ = 0;
   }
   last_wakeup_ = sim_now();
-  for (FlowId id : finished) {
-    auto it = waiters_.find(id);
-    auto callback = std::move(it->second);
-    waiters_.erase(it);
-    callback();
-  }
+  for (auto& done : finished)
+    if (done.on_done) done.on_done();
   reschedule();
 }
 

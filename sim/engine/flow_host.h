@@ -24,7 +24,6 @@ class FlowHost : public sc_core::sc_module {
   void reschedule();
 
   FlowNetwork network_;
-  std::unordered_map<FlowId, std::function<void()>> waiters_;
   sc_core::sc_event wakeup_;
   double last_wakeup_ = -1;
   int wakeups_without_progress_ = 0;

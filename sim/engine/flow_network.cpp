@@ -17,13 +17,14 @@ ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per
   return ResourceId(resources_.size() - 1);
 }
 
-FlowId FlowNetwork::start(const FlowSpec& spec) {
+FlowId FlowNetwork::start(const FlowSpec& spec, std::function<void()> on_done) {
   Flow f;
   f.id = next_id_++;
   f.remaining = spec.bytes;
   f.initial = spec.bytes;
   f.max_rate = spec.max_rate;
   f.demands = spec.demands;
+  f.on_done = std::move(on_done);
   flows_.push_back(std::move(f));
   dirty_ = true;
   return flows_.back().id;
@@ -65,10 +66,16 @@ double FlowNetwork::next_completion() {
 }
 
 std::vector<FlowId> FlowNetwork::take_finished() {
-  std::vector<FlowId> done;
-  auto keep = std::remove_if(flows_.begin(), flows_.end(), [&](const Flow& f) {
+  std::vector<FlowId> ids;
+  for (const auto& f : take_finished_callbacks()) ids.push_back(f.id);
+  return ids;
+}
+
+std::vector<FlowNetwork::Finished> FlowNetwork::take_finished_callbacks() {
+  std::vector<Finished> done;
+  auto keep = std::remove_if(flows_.begin(), flows_.end(), [&](Flow& f) {
     if (!is_done(f)) return false;
-    done.push_back(f.id);
+    done.push_back({f.id, std::move(f.on_done)});
     return true;
   });
   if (keep != flows_.end()) {

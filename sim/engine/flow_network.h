@@ -11,8 +11,12 @@
 // Plain C++ with no SystemC dependency: time is a double in seconds, advanced by the host.
 // Deterministic: the same calls in the same order give bit-identical results. Rates are
 // recomputed lazily, once after any number of starts and finishes at one instant.
+#include <array>
+#include <functional>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,18 +30,41 @@ struct FlowDemand {
   double weight;  // bytes consumed at `resource` per byte of flow progress
 };
 
+// The resources a flow crosses: a few, kept inline (flows are created by the million).
+class FlowDemands {
+ public:
+  static constexpr std::size_t kCapacity = 4;
+  FlowDemands() = default;
+  FlowDemands(std::initializer_list<FlowDemand> list) {
+    for (const auto& d : list) push_back(d);
+  }
+  void push_back(const FlowDemand& d) {
+    if (size_ == kCapacity) throw std::logic_error("FlowDemands: more than 4 resources");
+    items_[size_++] = d;
+  }
+  const FlowDemand* begin() const { return items_.data(); }
+  const FlowDemand* end() const { return items_.data() + size_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+ private:
+  std::array<FlowDemand, kCapacity> items_{};
+  std::size_t size_ = 0;
+};
+
 struct FlowSpec {
   double bytes = 0;                                          // flow size (progress units)
   double max_rate = std::numeric_limits<double>::infinity(); // bytes/s the flow can sustain alone
-  std::vector<FlowDemand> demands;                           // resources crossed
+  FlowDemands demands;                                       // resources crossed
 };
 
 class FlowNetwork {
  public:
   ResourceId add_resource(std::string name, double capacity_bytes_per_s);
 
-  // Starts a flow at the current time; returns its id.
-  FlowId start(const FlowSpec& spec);
+  // Starts a flow at the current time; returns its id. `on_done` travels with the flow and is
+  // handed back by take_finished().
+  FlowId start(const FlowSpec& spec, std::function<void()> on_done = {});
 
   // Moves time forward to `t` (>= now()); flows progress at their current rates.
   void advance_to(double t);
@@ -45,7 +72,13 @@ class FlowNetwork {
   // Absolute time at which the next active flow completes (infinity when none is active).
   double next_completion();
 
-  // Removes and returns the flows finished at now() (in start order).
+  struct Finished {
+    FlowId id;
+    std::function<void()> on_done;
+  };
+  // Removes and returns the flows finished at now() (in start order), with their callbacks.
+  std::vector<Finished> take_finished_callbacks();
+  // The same, ids only.
   std::vector<FlowId> take_finished();
 
   double now() const { return now_; }
@@ -73,7 +106,8 @@ class FlowNetwork {
     double initial;
     double rate = 0;
     double max_rate;
-    std::vector<FlowDemand> demands;
+    FlowDemands demands;
+    std::function<void()> on_done;
   };
   void recompute_rates();
   void settle() { if (dirty_) recompute_rates(); }

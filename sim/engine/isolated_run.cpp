@@ -31,11 +31,11 @@ std::string run_isolated(const std::function<std::string()>& work) {
     int code = 0;
     std::string out;
     try {
-      out = "O" + work();
+      out = std::string(1, 'O').append(work());
     } catch (const UserError& e) {
-      out = "E" + std::to_string(int(e.code())) + " " + e.what();
+      out = std::string(1, 'E').append(std::to_string(int(e.code()))).append(" ").append(e.what());
     } catch (const std::exception& e) {
-      out = "X" + std::string(e.what());
+      out = std::string(1, 'X').append(e.what());
     }
     write_all(fds[1], out);
     ::close(fds[1]);

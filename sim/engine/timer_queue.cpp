@@ -13,7 +13,16 @@ TimerQueue::TimerQueue(sc_core::sc_module_name name) : sc_core::sc_module(name) 
 void TimerQueue::after(double seconds, std::function<void()> callback) {
   // Deadlines live on the femtosecond grid, as sc_time does, so comparisons are exact.
   double when = std::ceil((sim_now() + std::max(0.0, seconds)) * 1e15) / 1e15;
-  timers_.push(Timer{when, sequence_++, std::move(callback)});
+  std::uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = std::uint32_t(slots_.size());
+    slots_.push_back(std::move(callback));
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    slots_[slot] = std::move(callback);
+  }
+  timers_.push(Timer{when, sequence_++, slot});
   wakeup_.notify(sc_core::sc_time(std::max(0.0, std::round((timers_.top().when - sim_now()) * 1e15)),
                                   sc_core::SC_FS));
 }
@@ -21,8 +30,10 @@ void TimerQueue::after(double seconds, std::function<void()> callback) {
 void TimerQueue::on_wakeup() {
   double now = sim_now();
   while (!timers_.empty() && timers_.top().when <= now + 0.5e-15) {
-    auto callback = timers_.top().callback;
+    std::uint32_t slot = timers_.top().slot;
     timers_.pop();
+    auto callback = std::move(slots_[slot]);
+    free_slots_.push_back(slot);
     callback();
   }
   if (!timers_.empty())

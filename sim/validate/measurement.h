@@ -21,6 +21,10 @@ struct Measurement {
 // What to simulate for a record: the workload spec, and how to read the prediction (seconds)
 // from the run's JSON document (default: result.seconds).
 struct PredictionPlan {
+  PredictionPlan() = default;
+  explicit PredictionPlan(std::string spec, std::function<double(const nlohmann::json&)> reader = {})
+      : workload(std::move(spec)), predicted_seconds(std::move(reader)) {}
+
   std::string workload;
   std::function<double(const nlohmann::json& document)> predicted_seconds;
   // Optional: a simulation other than a workload run (e.g. a kernel program on the warp model).

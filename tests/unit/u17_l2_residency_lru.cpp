@@ -29,7 +29,7 @@ TEST_CASE("l2: streaming data (negative id) always misses and never occupies L2"
   CHECK(l2.resident_bytes() == 0.0);
 }
 
-TEST_CASE("l2: a write allocates dirty; a later read hits; evicting it writes it back") {
+TEST_CASE("l2: a write allocates dirty and a later read hits and evicting it writes it back") {
   L2Residency l2(100.0);
   CHECK(l2.write(7, 60.0).writeback_bytes == 0.0);  // fits: nothing written back yet
   CHECK(l2.read(7, 60.0).miss_bytes == 0.0);        // the written result is read from L2

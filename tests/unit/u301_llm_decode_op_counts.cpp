@@ -6,7 +6,7 @@
 using namespace hwsim;
 
 TEST_CASE("llm lowering: llama3_8b decode has 12 ops per layer in order") {
-  Workload w = WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=512");
+  Workload w = WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=512,kernels=fused");
   REQUIRE(w.steps.size() == 1);
   const OpGraph& g = w.steps[0].graph;
   std::vector<std::string> layer3;

@@ -7,7 +7,7 @@
 using namespace hwsim;
 
 TEST_CASE("llm lowering: one llama3_8b decode layer's FLOPs and bytes match hand arithmetic") {
-  Workload w = WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=512,weights=bf16,kv=bf16");
+  Workload w = WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=512,weights=bf16,kv=bf16,kernels=fused");
   const OpGraph& g = w.steps[0].graph;
   double flops = 0, bytes = 0;
   for (OpVertex v : execution_order(g)) {

@@ -8,7 +8,7 @@
 using namespace hwsim;
 
 TEST_CASE("llm lowering: edges follow the data and residual adds take both branches") {
-  const OpGraph g = WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=8,layers=2").steps[0].graph;
+  const OpGraph g = WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=8,layers=2,kernels=fused").steps[0].graph;
   auto inputs_of = [&](const std::string& name) {
     std::vector<std::string> in;
     for (OpVertex v : execution_order(g)) {

@@ -85,7 +85,7 @@ class TileCoreModel : public GpuCoreModel {
     std::vector<TensorIds> ids(boost::num_vertices(graph));
     for (OpVertex v : execution_order(graph)) {
       const Op& op = graph[v];
-      ids[v].output = id_of(op.output_tensor.empty() ? "#" + std::to_string(v) : op.output_tensor);
+      ids[v].output = id_of(op.output_tensor.empty() ? fmt::format("#{}", v) : op.output_tensor);
       if (!op.input_tensor.empty()) {
         ids[v].input = id_of(op.input_tensor);
       } else if (boost::in_degree(v, graph) > 0) {

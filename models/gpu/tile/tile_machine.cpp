@@ -5,6 +5,14 @@
 
 namespace hwsim {
 
+// One CTA's flows, kept in place while it runs so completion callbacks capture two pointers
+// (std::function's inline storage) instead of copies.
+struct TileMachine::CtaFlight {
+  KernelRun* run;
+  int sm;
+  FlowSpec main, epilogue;
+};
+
 // Book-keeping of the kernel in flight.
 struct TileMachine::KernelRun {
   const Kernel* kernel;
@@ -14,6 +22,7 @@ struct TileMachine::KernelRun {
   double start = 0;
   double overhead_sm_seconds = 0;  // prologue + epilogue + per-CTA cost, summed over CTAs
   std::vector<int> free_slots;     // per SM
+  std::vector<CtaFlight> flights;  // one per CTA, indexed like kernel->ctas
 };
 
 TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip, StepSource steps)
@@ -55,7 +64,7 @@ void TileMachine::stream() {
 
 KernelRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   auto& net = flows_.network();
-  KernelRun run{&kernel, {}, 0, 0, sim_now(), 0, {}};
+  KernelRun run{&kernel, {}, 0, 0, sim_now(), 0, {}, {}};
   run.record.name = kernel.name;
   run.record.op_class = kernel.op_class;
   run.record.config = kernel.config;
@@ -74,6 +83,7 @@ KernelRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
 
   wait(to_sc_time(chip_.launch_overhead));
   run.free_slots.assign(std::size_t(chip_.sm_count), kernel.ctas_per_sm);
+  run.flights.resize(kernel.ctas.size());
   if (kernel.ctas.empty()) {
     kernel_done_.notify(sc_core::SC_ZERO_TIME);
   } else {
@@ -162,16 +172,20 @@ void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
   double overhead = k.prologue + epilogue_alone + chip_.cta_overhead;
   run.overhead_sm_seconds += overhead;
 
-  timers_.after(k.prologue, [this, &run, main, epilogue, sm, overhead]() {
-    flows_.start(main, [this, &run, epilogue, sm, overhead]() {
-      flows_.start(epilogue, [this, &run, sm, overhead]() {
-        timers_.after(chip_.cta_overhead, [this, &run, sm, overhead]() { finish_cta(run, sm, overhead); });
+  CtaFlight* flight = &run.flights[index];
+  *flight = CtaFlight{&run, sm, main, epilogue};
+  timers_.after(k.prologue, [this, flight]() {
+    flows_.start(flight->main, [this, flight]() {
+      flows_.start(flight->epilogue, [this, flight]() {
+        timers_.after(chip_.cta_overhead, [this, flight]() { finish_cta(*flight); });
       });
     });
   });
 }
 
-void TileMachine::finish_cta(KernelRun& run, int sm, double) {
+void TileMachine::finish_cta(CtaFlight& flight) {
+  KernelRun& run = *flight.run;
+  int sm = flight.sm;
   sm_leave(sm);
   ++run.free_slots[std::size_t(sm)];
   ++run.finished;

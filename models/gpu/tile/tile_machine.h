@@ -46,12 +46,13 @@ class TileMachine : public sc_core::sc_module {
     double busy_total = 0;
   };
   struct KernelRun;
+  struct CtaFlight;  // one CTA between dispatch and retirement
 
   void stream();                                  // SC_THREAD: steps, kernels one after another
   KernelRecord run_kernel(const Kernel& kernel, double step_start);
   void dispatch(KernelRun& run);                  // fill free slots
   void start_cta(KernelRun& run, std::size_t cta, int sm);
-  void finish_cta(KernelRun& run, int sm, double overhead_seconds);
+  void finish_cta(CtaFlight& flight);
   void sm_enter(int sm);
   void sm_leave(int sm);
 

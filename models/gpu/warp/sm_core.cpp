@@ -71,7 +71,9 @@ void SmCore::launch(std::uint64_t cta_id, std::int64_t t) {
     w->at_barrier = w->done = false;
     if (stats_.trace && w->track < 0 && traced_ < stats_.trace_warps) w->track = traced_++;
     refresh(*w);
-    sps_[std::size_t(wi) % sps_.size()].warps.push_back(w);
+    // a warp goes to the sub-partition of its warp slot on the SM (slot mod 4), so the warps of
+    // several small blocks spread over all four schedulers
+    sps_[std::size_t(w->sm_slot) % sps_.size()].warps.push_back(w);
   }
   occupancy_change(t, c.warps);
   ++stats_.ctas_simulated;
@@ -104,8 +106,18 @@ void SmCore::charge(WarpState& w, std::int64_t from, std::int64_t to, Stall why,
 std::int64_t SmCore::step(std::int64_t t) {
   std::int64_t next = kNever;
   ctx_.now = t;
-  for (auto& sp : sps_) {
+  // sub-partitions compete for the SM-wide MIO (shared memory) and LSU queues; rotate which one
+  // goes first each cycle (round-robin arbitration), else sub-partition 0 starves the others and
+  // their warps finish late, alone
+  const std::size_t nsp = sps_.size();
+  const std::size_t first = std::size_t(t) % nsp;
+  for (std::size_t si = 0; si < nsp; ++si) {
+    auto& sp = sps_[(first + si) % nsp];
     if (sp.warps.empty()) continue;
+    if (sp.issue_free > t) {             // operand collector still reading a conflicting instruction
+      next = std::min(next, sp.issue_free);
+      continue;
+    }
     WarpState* pick = nullptr;
     std::int64_t pick_pipe = 0;
     std::int64_t sp_next = kNever;
@@ -177,6 +189,18 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   ++stats_.lane_hist[std::size_t(lanes)];
 
   sp.pipe_free[std::size_t(in.pipe)] = t + p_.interval[std::size_t(in.pipe)];
+  if (p_.rf3_extra > 0 && in.pipe != Pipe::ctrl && in.pipe != Pipe::lsu && in.space == Space::none && in.src.size() >= 3) {
+    // Register file: 2 banks (Volta and later), so an instruction reading three distinct
+    // registers has two in one bank; unless the operand reuse cache supplies one, the operand
+    // collector needs an extra cycle and the sub-partition issues nothing in it.
+    int regs[3], n = 0;
+    for (const auto& s : in.src)
+      if (s.kind == Operand::k_reg && n < 3 && std::find(regs, regs + n, int(s.reg)) == regs + n) regs[n++] = s.reg;
+    if (n == 3 && (sp.rf_debt += p_.rf3_extra) >= 1.0) {
+      sp.rf_debt -= 1.0;
+      sp.issue_free = t + 2;
+    }
+  }
   sp.greedy = &w;
   if (!p_.gto) {
     auto it = std::find(sp.warps.begin(), sp.warps.end(), &w);

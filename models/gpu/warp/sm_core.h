@@ -44,6 +44,8 @@ class SmCore {
     std::vector<WarpState*> warps;       // in age order
     std::array<std::int64_t, kPipes> pipe_free{};
     WarpState* greedy = nullptr;
+    std::int64_t issue_free = 0;         // register-file read conflict: no issue before this cycle
+    double rf_debt = 0;                  // accumulated fractional register-bank conflict cycles
     std::size_t rr = 0;
   };
 

@@ -27,6 +27,12 @@ const ParamRegistration warp_params({
     cycles("gpu.warp.interval.sfu", "8", "SFU initiation interval per sub-partition"),
     cycles("gpu.warp.interval.tensor", "4", "tensor-core initiation interval per sub-partition (m16n8k16)"),
     cycles("gpu.warp.interval.lsu", "1", "LSU/MIO issue interval per sub-partition"),
+    real_param("gpu.warp.rf3_extra",
+                 "average extra issue cycles of an ALU instruction that reads three distinct registers (register-bank conflicts the reuse cache does not hide)")
+        .defaults_to("0.5").zero_allowed(),
+    quantity_param("gpu.warp.event_timing_overhead", Dimension::time,
+                   "extra time an event-timed single launch (microbench.cu) shows over the graph launch overhead")
+        .defaults_to("0 s").zero_allowed(),
     cycles("gpu.warp.branch", "4", "extra delay after a branch before the warp issues again"),
     cycles("gpu.warp.barrier", "8", "from the last warp's arrival at bar.sync to the release"),
     count_param("gpu.warp.shared.banks", "shared-memory banks").defaults_to("32"),
@@ -69,6 +75,8 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.interval[int(Pipe::lsu)] = w("gpu.warp.interval.lsu");
   p.interval[int(Pipe::ctrl)] = 1;
   for (auto& x : p.interval) x = std::max(x, 1);
+  p.rf3_extra = c.number("gpu.warp.rf3_extra");
+  p.event_timing_overhead = c.number("gpu.warp.event_timing_overhead");
   p.branch_cycles = w("gpu.warp.branch");
   p.barrier_cycles = w("gpu.warp.barrier");
   p.banks = w("gpu.warp.shared.banks");

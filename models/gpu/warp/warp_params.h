@@ -20,6 +20,8 @@ struct WarpParams {
   int sub_partitions = 4;
   std::array<int, kPipes> latency{};   // result latency per pipe (lsu: shuffle latency)
   std::array<int, kPipes> interval{};  // initiation interval per pipe, per sub-partition
+  double rf3_extra = 0;               // average extra issue cycles of an ALU instruction reading 3 distinct registers
+  double event_timing_overhead = 0;    // seconds an event-timed single launch adds over the (graph) launch overhead
   int branch_cycles = 0;               // a taken/divergent branch's extra issue delay
   int barrier_cycles = 0;              // from the last arrival to the release
   int banks = 32, bank_bytes = 4;

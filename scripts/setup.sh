@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# One-command set-up for a fresh Debian machine (README "Set-up").
+#
+#   scripts/setup.sh run    install what is missing, build (Release), run the main job
+#   scripts/setup.sh test   install what is missing, build (Release), run the full test suite
+#   scripts/setup.sh build  install what is missing and build, nothing else
+#
+# apt-get runs directly as root and through sudo otherwise; it is skipped when every package is
+# already installed. Environment: HWSIM_BUILD_DIR (default: build/ in the repository),
+# HWSIM_JOBS (default: nproc).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${HWSIM_BUILD_DIR:-$root/build}"
+jobs="${HWSIM_JOBS:-$(nproc)}"
+packages=(build-essential g++ cmake pkg-config libsystemc-dev libboost-graph-dev libtomlplusplus-dev
+          libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev)
+
+install_missing() {
+  local missing=() p
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all ${#packages[@]} Debian packages are installed"
+    return
+  fi
+  local as_root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    as_root=(sudo)
+  fi
+  echo "setup: installing ${missing[*]}"
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
+  cmake --build "$build_dir" -j "$jobs"
+}
+
+case "${1:-}" in
+  run)
+    install_missing
+    build
+    cd "$root"
+    "$build_dir/hwsim" --chip configs/h100.toml --workload decode_llama8b
+    ;;
+  test)
+    install_missing
+    build
+    cd "$build_dir"
+    ctest --output-on-failure --timeout 900 -j "$jobs"
+    ;;
+  build)
+    install_missing
+    build
+    ;;
+  *)
+    echo "usage: scripts/setup.sh run|test|build" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,21 @@
+// Self-registration survives linking: models, workloads and measurement kinds registered in other
+// object files are present in a binary that never names them.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "models/gpu/i_gpu_core.h"
+#include "sim/config/param.h"
+#include "sim/registry.h"
+#include "sim/validate/measurement.h"
+#include "workloads/workload.h"
+
+using namespace hwsim;
+
+TEST_CASE("registry: registrations survive linking") {
+  auto models = Registry<GpuCoreModel>::names();
+  CHECK(std::find(models.begin(), models.end(), "tile") != models.end());
+  CHECK(WorkloadCatalog::entries().count("gemm") == 1);
+  CHECK(MeasurementKinds::adapters().count("gemm") == 1);
+  CHECK(ParamCatalog::instance().find("memory.hbm.bandwidth") != nullptr);
+}
