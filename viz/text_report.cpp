@@ -69,15 +69,18 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
 
   fmt::print(out, "\n  {:<24} {:>10} {:>9} {:>8} {:>7} {:>7}  {}\n", "kernel", "time", "TFLOP/s", "HBM GB/s",
              "waves", "bound", "lowering");
+  constexpr std::size_t kMaxShown = 40;
+  std::size_t total = 0;
+  for (const auto& step : r.steps) total += step.kernels.size();
   std::size_t shown = 0;
   for (const auto& step : r.steps) {
     for (const auto& k : step.kernels) {
-      if (++shown > 40) break;
+      if (++shown > kMaxShown) break;
       fmt::print(out, "  {:<24} {:>10} {:>9.1f} {:>8.0f} {:>7.2f} {:>7}  {}\n", k.name.substr(0, 24), seconds(k.seconds),
                  k.achieved_flop_rate / 1e12, k.hbm_bandwidth_achieved / 1e9, k.waves, k.bound, k.config);
     }
   }
-  if (shown > 40) fmt::print(out, "  ... {} kernels in all (see --json)\n", shown);
+  if (total > kMaxShown) fmt::print(out, "  ... {} kernels in all (see --json)\n", total);
   print_llm_section(out, workload, r);
 }
 
