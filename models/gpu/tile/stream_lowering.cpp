@@ -10,19 +10,23 @@ namespace {
 // A typical elementwise CTA: 256 threads, each with four 16-byte loads in flight.
 constexpr double kThreadsPerCta = 256;
 constexpr double kBytesInFlightPerThread = 64;
-// A row-reduction (norm) CTA walks its row in a loop with one 8-byte vector load per thread in
-// flight, and passes over the row twice (statistics, then normalise-and-store); the second pass
-// hits L2.
+// A row-reduction (norm) CTA walks its row in a loop with one 8-byte load per thread in flight
+// (fitted on the rmsnorm records of shared/calibration), and passes over the row twice
+// (statistics, then normalise-and-store; the second pass hits L2), reading the norm's weights
+// (γ, β: the bytes read beyond the rows), which every CTA shares through L2.
 constexpr double kNormBytesInFlightPerThread = 8;
 constexpr double kNormMaxCtasPerSlot = 4;  // beyond this, rows share CTAs (grid-stride loop)
 
-Kernel lower_norm(const StreamOp& op, const GpuChip& chip, TensorIds tensors, Kernel k) {
+Kernel lower_norm(const StreamOp& op, const GpuChip& chip, TensorIds tensors, std::int64_t weights_object, Kernel k) {
   k.bytes_in_flight = kThreadsPerCta * kNormBytesInFlightPerThread;
   double slots = double(chip.sm_count) * k.ctas_per_sm;
   double rows = double(std::max<std::int64_t>(1, op.rows));
   double ctas = std::min(rows, slots * kNormMaxCtasPerSlot);
   double rows_per_cta = rows / ctas;
-  double row_read = op.bytes_read / rows, row_written = op.bytes_written / rows;
+  // Rows in and out have the same size; what is read beyond them is the weights.
+  double row_written = op.bytes_written / rows;
+  double row_read = std::min(op.bytes_read / rows, row_written > 0 ? row_written : op.bytes_read / rows);
+  double weights = std::max(0.0, op.bytes_read - row_read * rows);
   k.config = fmt::format("row-norm {} CTAs x {} threads, {:.3g} rows each, 2 passes", ctas, kThreadsPerCta, rows_per_cta);
   for (std::int64_t i = 0; i < std::int64_t(ctas); ++i) {
     CtaWork c;
@@ -34,6 +38,7 @@ Kernel lower_norm(const StreamOp& op, const GpuChip& chip, TensorIds tensors, Ke
     auto again = row_tensor >= 0 ? tensor_blocks(row_tensor, begin, end)
                                  : std::vector<OperandRead>{};
     c.reads.insert(c.reads.end(), again.begin(), again.end());
+    if (weights > 0) c.reads.push_back({weights_object, weights});
     c.scratch_bytes = row_tensor >= 0 ? 0 : end - begin;
     double out_begin = row_written * rows_per_cta * double(i);
     c.writes = tensor_blocks(tensors.output, out_begin, out_begin + row_written * rows_per_cta);
@@ -44,7 +49,7 @@ Kernel lower_norm(const StreamOp& op, const GpuChip& chip, TensorIds tensors, Ke
 }  // namespace
 
 Kernel lower_stream(const StreamOp& op, const std::string& name, const std::string& op_class,
-                    const GpuChip& chip, TensorIds tensors) {
+                    const GpuChip& chip, TensorIds tensors, std::int64_t object_base) {
   Kernel k;
   k.name = name;
   k.op_class = op_class;
@@ -56,7 +61,7 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.flops = op.flops;
   k.min_bytes = op.bytes_read + op.bytes_written;
   k.peak_flop_rate = chip.peak_flop_rate(DType::fp32);
-  if (op_class == "norm") return lower_norm(op, chip, tensors, std::move(k));
+  if (op_class == "norm") return lower_norm(op, chip, tensors, object_base, std::move(k));
   // Row-wise kernels use one CTA per row (up to the chip's slots, then a grid-stride loop);
   // flat kernels cut the data into one slice per slot.
   double slots = double(chip.sm_count) * k.ctas_per_sm;

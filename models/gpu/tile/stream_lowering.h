@@ -11,6 +11,6 @@
 namespace hwsim {
 
 Kernel lower_stream(const StreamOp& op, const std::string& name, const std::string& op_class,
-                    const GpuChip& chip, TensorIds tensors = {});
+                    const GpuChip& chip, TensorIds tensors = {}, std::int64_t object_base = -1);
 
 }  // namespace hwsim

@@ -52,7 +52,7 @@ class TileCoreModel : public GpuCoreModel {
                                      op.name, dtype_name(math), chip_.name, dtype_name(math)));
         kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip_), chip_, object_base, ids));
       } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
-        kernels.push_back(lower_stream(*st, op.name, op.op_class, chip_, ids));
+        kernels.push_back(lower_stream(*st, op.name, op.op_class, chip_, ids, object_base));
       } else if (const auto* at = std::get_if<AttentionOp>(&op.shape)) {
         require_fp8_support(op.name, "KV cache", at->kv_dtype);
         if (!chip_.supports(at->dtype))
