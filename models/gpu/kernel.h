@@ -45,7 +45,8 @@ struct Kernel {
   double l2_read_factor = 1; // L2 traffic per operand byte (< 1 with cluster multicast)
   double hbm_access_cost = 1;// HBM capacity used per byte moved (> 1 for access patterns the
                              // DRAM serves less efficiently than a sequential stream)
-  double prologue = 0;       // seconds before a CTA's first math (pipeline fill)
+  double prologue = 0;       // seconds of CTA set-up before its first load; the pipeline fill
+                             // (latency of the first data, from L2 or HBM) comes on top
   std::vector<CtaWork> ctas; // in dispatch order
   // op-level figures for the roofline
   double flops = 0;

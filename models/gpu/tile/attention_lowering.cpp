@@ -23,7 +23,7 @@ Kernel base_kernel(const AttentionOp& op, const std::string& name, const GpuChip
   k.op_class = "attention";
   k.dtype = op.dtype;
   k.sm_flop_rate = chip.flop_rate_per_sm(op.dtype) * chip.attention_efficiency;
-  k.prologue = chip.hbm_latency + chip.attention_overhead;
+  k.prologue = chip.attention_overhead;
   k.peak_flop_rate = chip.peak_flop_rate(op.dtype);
   Op as_op{name, "attention", op};
   k.flops = op_flops(as_op);
@@ -116,7 +116,7 @@ std::vector<Kernel> flash_decode(const AttentionOp& op, const std::string& name,
     combine.sm_flop_rate = chip.flop_rate_per_sm(DType::fp32) * chip.simt_efficiency;
     combine.ctas_per_sm = 8;
     combine.bytes_in_flight = 4096;
-    combine.prologue = chip.l2_latency;
+    combine.prologue = 0;
     combine.peak_flop_rate = chip.peak_flop_rate(DType::fp32);
     double partials = double(splits * group * op.q_len) * (op.head_dim + 1) * 4.0;
     combine.config = fmt::format("combine {} splits", splits);

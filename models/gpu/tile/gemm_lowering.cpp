@@ -161,7 +161,7 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   double a_share = t.bm * ea, b_share = t.bn * eb;
   k.l2_read_factor = (a_share + b_share / cluster) / (a_share + b_share);
   k.hbm_access_cost = 1.0 / chip.tile_load_dram_efficiency;
-  k.prologue = chip.hbm_latency;
+  k.prologue = 0;
   k.flops = 2.0 * double(g.m) * g.n * g.k * g.groups;
   k.min_bytes = double(g.groups) * (double(g.m) * g.k * ea + double(g.n) * g.k * eb + double(g.m) * g.n * eo);
   k.peak_flop_rate = chip.peak_flop_rate(k.dtype);

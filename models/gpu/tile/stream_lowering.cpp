@@ -57,7 +57,7 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.sm_flop_rate = chip.flop_rate_per_sm(DType::fp32) * chip.simt_efficiency;
   k.ctas_per_sm = std::max(1, int(chip.max_warps_per_sm * 32 / kThreadsPerCta));
   k.bytes_in_flight = kThreadsPerCta * kBytesInFlightPerThread;
-  k.prologue = chip.hbm_latency;
+  k.prologue = 0;
   k.flops = op.flops;
   k.min_bytes = op.bytes_read + op.bytes_written;
   k.peak_flop_rate = chip.peak_flop_rate(DType::fp32);

@@ -169,12 +169,14 @@ void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
                       {hbm_resource_, total_out > 0 ? write_hbm / total_out : 0},
                       {sms_[std::size_t(sm)].resource, 1.0 / port}};
   double epilogue_alone = total_out / port;
-  double overhead = k.prologue + epilogue_alone + chip_.cta_overhead;
+  // Pipeline fill: set-up, then the latency of the first data from wherever it is.
+  double fill = k.prologue + latency;
+  double overhead = fill + epilogue_alone + chip_.cta_overhead;
   run.overhead_sm_seconds += overhead;
 
   CtaFlight* flight = &run.flights[index];
   *flight = CtaFlight{&run, sm, main, epilogue};
-  timers_.after(k.prologue, [this, flight]() {
+  timers_.after(fill, [this, flight]() {
     flows_.start(flight->main, [this, flight]() {
       flows_.start(flight->epilogue, [this, flight]() {
         timers_.after(chip_.cta_overhead, [this, flight]() { finish_cta(*flight); });

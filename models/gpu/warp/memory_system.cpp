@@ -6,36 +6,112 @@
 
 namespace hwsim::warp {
 
+using Line = SectorCache::Line;
+
 MemorySystem::MemorySystem(const WarpParams& p, int sms, std::uint64_t l1_data_bytes, double share)
-    : p_(p), tag_free_(std::size_t(sms), 0), port_(std::size_t(sms)),
-      l2_(std::uint64_t(p.chip.l2_bytes), p.line_bytes, p.l2_ways, true) {
+    : p_(p), tag_free_(std::size_t(sms), 0), port_(std::size_t(sms)) {
+  const int parts = std::max(1, p.l2_partitions);
+  for (int i = 0; i < parts; ++i)
+    l2_.push_back(std::make_unique<SectorCache>(std::uint64_t(p.chip.l2_bytes) / std::uint64_t(parts), p.line_bytes, p.l2_ways, true));
   for (int i = 0; i < sms; ++i) {
     l1_.push_back(std::make_unique<SectorCache>(std::max<std::uint64_t>(l1_data_bytes, std::uint64_t(p.line_bytes)),
                                                 p.line_bytes, p.l1_ways, false));
     port_[std::size_t(i)].rate = p.port_bytes_per_cycle;
   }
   l2_bw_.rate = p.l2_bytes_per_cycle * share;
+  if (p.dram_activation > 0) open_row_.assign(std::size_t(std::max(1, p.dram_banks)), 0);
   dram_.rate = p.hbm_bytes_per_cycle * share;
 }
 
-// One sector from L2 (or DRAM behind it); returns the cycle it arrives back at the SM.
-std::int64_t MemorySystem::l2_sector(int, double t, std::uint64_t line, int sector) {
-  double served = l2_bw_.reserve(t, p_.sector_bytes);
-  auto* l = l2_.find(line);
-  if (l && (l->valid >> sector & 1)) {
-    ++stats_.l2_hit_sectors;
-    return std::max<std::int64_t>(std::int64_t(t) + p_.l2_latency, std::max<std::int64_t>(l->ready[sector], std::int64_t(std::ceil(served))));
+double MemorySystem::write_utilisation(double t) {
+  constexpr double kWindow = 2048;  // cycles
+  if (t > write_t_) {
+    write_rate_ *= std::exp(-(t - write_t_) / kWindow);
+    write_t_ = t;
   }
-  if (!l) l = &l2_.allocate(line);
+  return std::min(1.0, write_rate_ / kWindow / dram_.rate);
+}
+
+double MemorySystem::dram_reserve(double t, double bytes, bool write, std::uint64_t addr) {
+  if (write && p_.write_drain_cycles > 0) {
+    write_utilisation(t);
+    write_rate_ += bytes;  // decays with kWindow: rate = write_rate_ / kWindow
+  }
+  double a = std::min(1.0, bytes / 16384.0);  // recent write share over ~16 KB of DRAM traffic
+  write_share_ += ((write ? 1.0 : 0.0) - write_share_) * a;
+  double eff = 1.0 - p_.dram_turnaround * 4.0 * write_share_ * (1.0 - write_share_);
+  double cost = bytes;
+  if (p_.dram_activation > 0 && !open_row_.empty()) {
+    std::uint64_t row = addr / std::uint64_t(p_.dram_row_bytes);
+    std::uint64_t h = row * 0x9e3779b97f4a7c15ull;
+    std::uint64_t& open = open_row_[std::size_t((h >> 32) % open_row_.size())];
+    if (open != row + 1) {  // row miss: activate (stored +1 so 0 means closed)
+      open = row + 1;
+      cost += p_.dram_activation * p_.dram_access_bytes;
+    }
+    double per_row = double(p_.dram_row_bytes) / p_.dram_access_bytes;
+    cost /= 1.0 + p_.dram_activation / per_row;  // sequential streams keep the usable rate
+  }
+  return dram_.reserve(t, cost / std::max(0.1, eff));
+}
+
+int MemorySystem::home_part(std::uint64_t line) const {
+  if (l2_.size() == 1) return 0;
+  std::uint64_t h = line * 0xff51afd7ed558ccdull;
+  return int((h >> 40) % l2_.size());
+}
+
+// One sector from L2 (or DRAM behind it); returns the cycle it arrives back at the SM.
+std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int sector) {
+  double served = l2_bw_.reserve(t, p_.sector_bytes);
+  SectorCache& near = *l2_[std::size_t(near_part(sm))];
+  const int home = home_part(line);
+  const bool far = home != near_part(sm);
+  auto hit_at = [&](std::int64_t ready) {
+    ++stats_.l2_hit_sectors;
+    return std::max<std::int64_t>(std::int64_t(t) + p_.l2_latency, std::max<std::int64_t>(ready, std::int64_t(std::ceil(served))));
+  };
+  auto* l = near.find(line);
+  if (l && (l->valid >> sector & 1)) return hit_at(l->ready[sector]);
+  if (far) {  // the home partition has it: served from there, and now cached near as well
+    auto* h = l2_[std::size_t(home)]->find(line);
+    if (h && (h->valid >> sector & 1)) {
+      std::int64_t r = hit_at(h->ready[sector]);
+      if (!l) l = &near.allocate(line);
+      l->valid |= 1u << sector;
+      l->ready[sector] = r;
+      return r;
+    }
+  }
+  if (!l) l = &near.allocate(line);
+  Line* hl = nullptr;
+  if (far) {
+    hl = l2_[std::size_t(home)]->find(line);
+    if (!hl) hl = &l2_[std::size_t(home)]->allocate(line);
+  }
   // fetch the DRAM access granule holding this sector (64 B = a sector pair on H100)
   int per_access = std::max(1, p_.dram_access_bytes / p_.sector_bytes);
   int first = sector / per_access * per_access;
-  double done = dram_.reserve(t, double(per_access * p_.sector_bytes));
-  std::int64_t ready = std::max<std::int64_t>(std::int64_t(t) + p_.hbm_latency, std::int64_t(std::ceil(done)));
+  double done = dram_reserve(t, double(per_access * p_.sector_bytes), false, line * std::uint64_t(p_.line_bytes) + std::uint64_t(first * p_.sector_bytes));
+  // DRAM latency varies per access (bank/row state, channel queues, partition crossing): a
+  // deterministic spread of +-hbm_latency_spread around the mean, from a hash of the address, so a
+  // warp that waits for many sectors waits for the slowest one
+  std::uint64_t h = line * 8 + std::uint64_t(first) + 0x9e3779b97f4a7c15ull;
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  double u = double(h >> 11) * (1.0 / 9007199254740992.0);
+  std::int64_t lat = p_.hbm_latency + std::int64_t(std::lround(p_.hbm_latency_spread * (2.0 * u - 1.0)));
+  // reads queue behind write drains: the DRAM controllers batch writes and turn the bus around,
+  // so read latency grows with the write share of the DRAM bandwidth
+  if (p_.write_drain_cycles > 0) lat += std::int64_t(std::lround(p_.write_drain_cycles * write_utilisation(t)));
+  std::int64_t ready = std::max<std::int64_t>(std::int64_t(t) + lat, std::int64_t(std::ceil(done)));
   for (int s = first; s < first + per_access && s < SectorCache::kMaxSectors; ++s) {
-    if (l->valid >> s & 1) continue;
-    l->valid |= 1u << s;
-    l->ready[s] = ready;
+    for (Line* x : {l, hl}) {
+      if (!x || (x->valid >> s & 1)) continue;
+      x->valid |= 1u << s;
+      x->ready[s] = ready;
+    }
   }
   stats_.dram_sectors += std::uint64_t(per_access);
   return ready;
@@ -88,10 +164,14 @@ std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c, boo
     stats_.store_sectors += std::uint64_t(n);
     double sent = port_[std::size_t(sm)].reserve(start, double(n * p_.sector_bytes));
     l2_bw_.reserve(sent, double(n * p_.sector_bytes));
-    auto* l = l2_.find(r.line);
-    if (!l) l = &l2_.allocate(r.line);
+    // written to the home partition; a near copy elsewhere is dropped
+    SectorCache& home = *l2_[std::size_t(home_part(r.line))];
+    if (home_part(r.line) != near_part(sm))
+      if (auto* c2 = l2_[std::size_t(near_part(sm))]->find(r.line)) c2->valid &= ~r.sectors;
+    auto* l = home.find(r.line);
+    if (!l) l = &home.allocate(r.line);
     // written data leaves for DRAM eventually (write-back of full sectors)
-    dram_.reserve(sent, double(n * p_.sector_bytes));
+    dram_reserve(sent, double(n * p_.sector_bytes), true, r.line * std::uint64_t(p_.line_bytes));
     for (std::uint32_t m = r.sectors; m; m &= m - 1) {
       int s = std::countr_zero(m);
       l->valid |= 1u << s;

@@ -34,11 +34,28 @@ class MemorySystem {
 
  private:
   std::int64_t l2_sector(int sm, double t, std::uint64_t line, int sector);
+  // DRAM bandwidth for `bytes` read or written at cycle t. Mixed read/write traffic costs bus
+  // turnarounds: the DRAM rate is scaled by 1 - turnaround · 4f(1-f), f = recent write share.
+  // A row activation costs dram_activation extra access times (row = dram_row_bytes of address
+  // space, banks hashed); the rate is scaled so a sequential stream (a row per row_bytes /
+  // dram_access_bytes accesses) keeps the usable bandwidth.
+  double dram_reserve(double t, double bytes, bool write, std::uint64_t addr);
+  double write_share_ = 0;
+  // recent DRAM write rate (bytes per cycle, exponentially averaged over ~write_window cycles):
+  // reads wait behind write drains in proportion to the write utilisation
+  double write_rate_ = 0, write_t_ = 0;
+  double write_utilisation(double t);
+  std::vector<std::uint64_t> open_row_;
   const WarpParams& p_;
   std::vector<std::unique_ptr<SectorCache>> l1_;
   std::vector<double> tag_free_;
   std::vector<BandwidthServer> port_;
-  SectorCache l2_;
+  // L2 partitions (H100: two). A line is homed in one (address hash); an SM looks in its near
+  // partition first, and lines homed in the far one are also cached near, so data one SM touches
+  // occupies its near partition whole: one SM's effective L2 is one partition.
+  std::vector<std::unique_ptr<SectorCache>> l2_;
+  int near_part(int sm) const { return sm % int(l2_.size()); }
+  int home_part(std::uint64_t line) const;
   BandwidthServer l2_bw_, dram_;
   MemoryStats stats_;
 };

@@ -1,5 +1,6 @@
 #include "models/gpu/warp/warp_params.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/config/config.h"
@@ -33,6 +34,18 @@ const ParamRegistration warp_params({
     quantity_param("gpu.warp.event_timing_overhead", Dimension::time,
                    "extra time an event-timed single launch (microbench.cu) shows over the graph launch overhead")
         .defaults_to("0 s").zero_allowed(),
+    real_param("gpu.warp.dram_turnaround",
+                   "fraction of DRAM bandwidth lost to read/write bus turnarounds at a 50/50 read/write mix")
+        .defaults_to("0").zero_allowed(),
+    integer_param("gpu.warp.hbm_latency_spread", "DRAM access latency spread: uniform in the mean +- this (cycles)")
+        .defaults_to("0"),
+    real_param("gpu.warp.dram_activation", "extra DRAM access times a row activation costs (0: rows not modelled)")
+        .defaults_to("0").zero_allowed(),
+    count_param("gpu.warp.dram_row_bytes", "bytes of address space per DRAM row (page)").defaults_to("1024"),
+    count_param("gpu.warp.dram_banks", "DRAM banks in the device (open-row tracking)").defaults_to("2560"),
+    count_param("gpu.warp.l2_partitions", "L2 partitions: each SM caches what it reads in its near one").defaults_to("1"),
+    real_param("gpu.warp.write_drain", "extra DRAM read latency at full write utilisation, scaled by the write utilisation (cycles)")
+        .defaults_to("0").zero_allowed(),
     cycles("gpu.warp.branch", "4", "extra delay after a branch before the warp issues again"),
     cycles("gpu.warp.barrier", "8", "from the last warp's arrival at bar.sync to the release"),
     count_param("gpu.warp.shared.banks", "shared-memory banks").defaults_to("32"),
@@ -77,6 +90,12 @@ WarpParams WarpParams::from_config(const Config& c) {
   for (auto& x : p.interval) x = std::max(x, 1);
   p.rf3_extra = c.number("gpu.warp.rf3_extra");
   p.event_timing_overhead = c.number("gpu.warp.event_timing_overhead");
+  p.dram_turnaround = c.number("gpu.warp.dram_turnaround");
+  p.dram_activation = c.number("gpu.warp.dram_activation");
+  p.dram_row_bytes = w("gpu.warp.dram_row_bytes");
+  p.dram_banks = w("gpu.warp.dram_banks");
+  p.l2_partitions = w("gpu.warp.l2_partitions");
+  p.write_drain_cycles = c.number("gpu.warp.write_drain");
   p.branch_cycles = w("gpu.warp.branch");
   p.barrier_cycles = w("gpu.warp.barrier");
   p.banks = w("gpu.warp.shared.banks");
@@ -98,6 +117,7 @@ WarpParams WarpParams::from_config(const Config& c) {
   double clk = p.chip.clock_hz;
   p.l2_latency = int(std::lround(p.chip.l2_latency * clk));
   p.hbm_latency = int(std::lround(p.chip.hbm_latency * clk));
+  p.hbm_latency_spread = std::clamp(w("gpu.warp.hbm_latency_spread"), 0, p.hbm_latency);
   p.l2_bytes_per_cycle = p.chip.l2_bandwidth / clk;
   p.hbm_bytes_per_cycle = p.chip.usable_hbm_bandwidth() / clk;
   p.port_bytes_per_cycle = p.chip.sm_port_bytes_per_clock;

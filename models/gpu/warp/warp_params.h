@@ -21,7 +21,13 @@ struct WarpParams {
   std::array<int, kPipes> latency{};   // result latency per pipe (lsu: shuffle latency)
   std::array<int, kPipes> interval{};  // initiation interval per pipe, per sub-partition
   double rf3_extra = 0;               // average extra issue cycles of an ALU instruction reading 3 distinct registers
-  double event_timing_overhead = 0;    // seconds an event-timed single launch adds over the (graph) launch overhead
+  double event_timing_overhead = 0;
+  double dram_turnaround = 0;
+  int hbm_latency_spread = 0;
+  double dram_activation = 0;          // a row activation costs this many DRAM access times
+  int dram_row_bytes = 1024, dram_banks = 1;
+  int l2_partitions = 1;
+  double write_drain_cycles = 0;       // extra read latency at 100 % DRAM write utilisation               // L2 partitions; far-homed lines are also cached near          // DRAM latency is uniform in mean +- this (cycles)          // DRAM efficiency lost at a 50/50 read/write mix (bus turnarounds)    // seconds an event-timed single launch adds over the (graph) launch overhead
   int branch_cycles = 0;               // a taken/divergent branch's extra issue delay
   int barrier_cycles = 0;              // from the last arrival to the release
   int banks = 32, bank_bytes = 4;
