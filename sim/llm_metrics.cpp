@@ -1,5 +1,7 @@
 #include "sim/llm_metrics.h"
 
+#include <cctype>
+
 #include <algorithm>
 
 namespace hwsim {
@@ -7,6 +9,14 @@ namespace hwsim {
 namespace {
 double ratio(double part, double whole) { return whole > 0 ? part / whole : 0; }
 }  // namespace
+
+std::string operation_of(const std::string& kernel_name) {
+  if (kernel_name.size() > 1 && kernel_name[0] == 'L' && std::isdigit(static_cast<unsigned char>(kernel_name[1]))) {
+    auto dot = kernel_name.find('.');
+    if (dot != std::string::npos) return kernel_name.substr(dot + 1);
+  }
+  return kernel_name;
+}
 
 LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   LlmMetrics m;
@@ -22,6 +32,7 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   std::int64_t decode_steps = 0, decode_tokens = 0;
   std::vector<LlmKernelDistance> distances;
   // Workload steps and result steps correspond by index (the model runs them in order).
+  std::map<std::string, LlmOperationTime> operations;
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     const StepResult& step = r.steps[i];
     const WorkloadStep* ws = i < workload.steps.size() ? &workload.steps[i] : nullptr;
@@ -36,8 +47,15 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
       hbm += k.hbm_bytes;
       flops += k.flops;
       kernel_time += k.seconds;
+      LlmOperationTime& op = operations[operation_of(k.name)];
+      if (op.kernels == 0) op.op_class = k.op_class, op.bound = k.bound, op.lowering = k.config;
+      double running = k.seconds - k.launch;  // the launch is counted under launch_gaps
+      op.seconds += running;
+      op.roofline_floor += k.roofline_floor;
+      op.kernels += 1;
       LlmClassTime& c = m.by_class[k.op_class];
-      c.seconds += k.seconds;
+      c.seconds += running;
+      m.by_class["launch_gaps"].seconds += k.launch;
       c.roofline_floor += k.roofline_floor;
       c.kernels += 1;
       distances.push_back({step.label, k.name, k.op_class, k.bound, k.seconds, k.roofline_floor,
@@ -52,6 +70,10 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   }
   m.tpot = decode_steps > 0 ? decode_seconds / double(decode_steps) : 0;
   m.decode_tokens_per_second = ratio(double(decode_tokens), decode_seconds);
+
+  m.by_operation.assign(operations.begin(), operations.end());
+  std::stable_sort(m.by_operation.begin(), m.by_operation.end(),
+                   [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
 
   // Largest excess first; ties keep execution order (deterministic).
   std::stable_sort(distances.begin(), distances.end(), [](const auto& a, const auto& b) { return a.excess > b.excess; });

@@ -21,12 +21,26 @@ struct LlmStepMetrics {
 };
 
 // Time and roofline floor of one op class (gemm, attention, norm, elementwise, ...), summed over
-// the run; "launch_gaps" holds step time not covered by any kernel (floor 0).
+// the run, launches excluded; "launch_gaps" holds the kernels' launches and any step time not
+// covered by a kernel (floor 0). The classes add up to the run's time.
 struct LlmClassTime {
   double seconds = 0;
   double roofline_floor = 0;
   std::int64_t kernels = 0;
 };
+
+// One operation of the model summed over layers and steps ("qkv_proj" for L0.qkv_proj ...
+// L31.qkv_proj), launches excluded: where a step's time goes, op by op. `lowering` is the first
+// kernel's.
+struct LlmOperationTime {
+  std::string op_class, bound, lowering;
+  double seconds = 0;
+  double roofline_floor = 0;
+  std::int64_t kernels = 0;
+};
+
+// The operation a kernel belongs to: its name without the layer prefix "L<i>.".
+std::string operation_of(const std::string& kernel_name);
 
 // A kernel's distance from its roofline floor: excess = seconds − floor, ratio = seconds / floor.
 struct LlmKernelDistance {
@@ -44,6 +58,7 @@ struct LlmMetrics {
   double decode_tokens_per_second = 0;  // decode tokens / decode time
   double mbu = 0, mfu = 0;       // whole run
   std::map<std::string, LlmClassTime> by_class;
+  std::vector<std::pair<std::string, LlmOperationTime>> by_operation;  // most time first
   std::vector<LlmStepMetrics> steps;
   std::vector<LlmKernelDistance> farthest_from_floor;  // the kLlmFarthestKernels largest excesses
 };

@@ -23,7 +23,8 @@ struct KernelRecord {
   std::string op_class;      // "gemm", "attention", "norm", ...
   std::string config;        // how it was lowered: "tile 128x256x64 st4 splitk1 cluster2"
   std::string dtype;         // math dtype
-  double start = 0, end = 0; // seconds from the start of the step
+  double start = 0, end = 0; // seconds from the start of the step (start: the launch begins)
+  double launch = 0;         // of which the launch (before the first CTA runs)
   double flops = 0;
   double min_bytes = 0;      // each input read once, each output written once
   double l2_bytes = 0;       // traffic at L2 (hits + misses)

@@ -17,6 +17,7 @@ nlohmann::json kernel_json(const KernelRecord& k) {
           {"dtype", k.dtype},
           {"start", k.start},
           {"end", k.end},
+          {"launch", k.launch},
           {"seconds", k.seconds},
           {"flops", k.flops},
           {"bytes", {{"min", k.min_bytes}, {"l2", k.l2_bytes}, {"hbm", k.hbm_bytes}}},
@@ -69,6 +70,11 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
   for (const auto& s : m.steps)
     steps.push_back({{"label", s.label}, {"phase", s.phase}, {"tokens", s.tokens}, {"seconds", s.seconds},
                      {"tokens_per_second", s.tokens_per_second}, {"mbu", s.mbu}, {"mfu", s.mfu}});
+  nlohmann::json by_operation = nlohmann::json::array();
+  for (const auto& [name, op] : m.by_operation)
+    by_operation.push_back({{"operation", name}, {"op_class", op.op_class}, {"seconds", op.seconds},
+                            {"roofline_floor", op.roofline_floor}, {"kernels", op.kernels}, {"bound", op.bound},
+                            {"lowering", op.lowering}});
   nlohmann::json farthest = nlohmann::json::array();
   for (const auto& k : m.farthest_from_floor)
     farthest.push_back({{"step", k.step}, {"name", k.name}, {"op_class", k.op_class}, {"bound", k.bound},
@@ -83,6 +89,7 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
                         {"mbu", m.mbu},
                         {"mfu", m.mfu},
                         {"time_by_class", by_class},
+                        {"time_by_operation", by_operation},
                         {"steps", steps},
                         {"farthest_from_floor", farthest}};
   if (workload.llm) {

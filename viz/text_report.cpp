@@ -35,6 +35,12 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   for (const auto& [name, c] : m.by_class)
     fmt::print(out, "  {:<26} {:>12} {:>7} {:>12} {:>8}\n", name, seconds(c.seconds), percent(c.seconds, m.seconds),
                name == "launch_gaps" ? std::string("-") : seconds(c.roofline_floor), c.kernels);
+  fmt::print(out, "\n  {:<22} {:>10} {:>7} {:>6} {:>7} {:>7}  {}\n", "time by operation", "time", "share", "x floor",
+             "kernels", "bound", "lowering (first kernel)");
+  for (const auto& [name, op] : m.by_operation)
+    fmt::print(out, "  {:<22} {:>10} {:>7} {:>6.1f} {:>7} {:>7}  {}\n", name.substr(0, 22), seconds(op.seconds),
+               percent(op.seconds, m.seconds), op.roofline_floor > 0 ? op.seconds / op.roofline_floor : 0.0, op.kernels,
+               op.bound, op.lowering);
   fmt::print(out, "\n  {:<34} {:>10} {:>10} {:>7} {:>7}\n", "farthest from roofline floor", "time", "floor", "x floor",
              "bound");
   for (const auto& k : m.farthest_from_floor)
@@ -67,6 +73,11 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
   row("  launch/fill/epilogue", fmt::format("{:>12}  {:>7}", seconds(b.overhead), percent(b.overhead, r.seconds)));
   row("  idle SMs (tail, small grid)", fmt::format("{:>12}  {:>7}", seconds(b.idle), percent(b.idle, r.seconds)));
 
+  if (workload.llm) {  // language models: the per-operation table of the LLM section instead
+    print_llm_section(out, workload, r);
+    fmt::print(out, "\n  every kernel, with its start, end, SMs and bytes per level: --json FILE\n");
+    return;
+  }
   fmt::print(out, "\n  {:<24} {:>10} {:>9} {:>8} {:>7} {:>7}  {}\n", "kernel", "time", "TFLOP/s", "HBM GB/s",
              "waves", "bound", "lowering");
   constexpr std::size_t kMaxShown = 40;

@@ -78,6 +78,7 @@ KernelRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   run.record.waves = double(kernel.ctas.size()) / (double(chip_.sm_count) * kernel.ctas_per_sm);
   run.record.peak_flop_rate = kernel.peak_flop_rate;
   run.record.peak_hbm_bandwidth = chip_.hbm_bandwidth;
+  run.record.launch = chip_.launch_overhead;
   for (auto& s : sms_) s.busy_total = 0;
   double l2_before = net.bytes_through(l2_resource_), hbm_before = net.bytes_through(hbm_resource_);
 

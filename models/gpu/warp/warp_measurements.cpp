@@ -48,7 +48,9 @@ PredictionPlan make_plan(KernelPlan k) {
       double cycles = run->memory.element_value(*cyc, 0) / double(k.steps);
       doc["predicted_seconds"] = cycles / run->clock_hz;
     } else {
-      doc["predicted_seconds"] = run->seconds + params.event_timing_overhead;  // microbench.cu times one launch with events
+      // microbench.cu times one launch between cudaEvents (no graph): that launch overhead
+      double launch = params.event_timed_launch > 0 ? params.event_timed_launch : run->launch_overhead;
+      doc["predicted_seconds"] = run->seconds - run->launch_overhead + launch;
     }
     return doc.dump();
   };

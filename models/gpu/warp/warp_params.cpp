@@ -31,8 +31,8 @@ const ParamRegistration warp_params({
     real_param("gpu.warp.rf3_extra",
                  "average extra issue cycles of an ALU instruction that reads three distinct registers (register-bank conflicts the reuse cache does not hide)")
         .defaults_to("0.5").zero_allowed(),
-    quantity_param("gpu.warp.event_timing_overhead", Dimension::time,
-                   "extra time an event-timed single launch (microbench.cu) shows over the graph launch overhead")
+    quantity_param("gpu.warp.event_timed_launch", Dimension::time,
+                   "launch overhead of a single launch timed between two cudaEvents (microbench.cu); 0: use gpu.launch.overhead")
         .defaults_to("0 s").zero_allowed(),
     real_param("gpu.warp.dram_turnaround",
                    "fraction of DRAM bandwidth lost to read/write bus turnarounds at a 50/50 read/write mix")
@@ -89,7 +89,7 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.interval[int(Pipe::ctrl)] = 1;
   for (auto& x : p.interval) x = std::max(x, 1);
   p.rf3_extra = c.number("gpu.warp.rf3_extra");
-  p.event_timing_overhead = c.number("gpu.warp.event_timing_overhead");
+  p.event_timed_launch = c.number("gpu.warp.event_timed_launch");
   p.dram_turnaround = c.number("gpu.warp.dram_turnaround");
   p.dram_activation = c.number("gpu.warp.dram_activation");
   p.dram_row_bytes = w("gpu.warp.dram_row_bytes");
