@@ -11,6 +11,7 @@ struct RunOptions {
   std::string workload;
   std::vector<std::string> overrides;  // --set KEY=VALUE
   std::string json_path;               // --json FILE ("" = none)
+  std::string trace_path;              // --trace FILE: Chrome trace of the kernel timeline ("" = none)
   bool quiet = false;                  // no text report
 };
 int run_command(const RunOptions& options);

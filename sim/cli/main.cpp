@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
     target->add_option("--arg", kernel.args, "kernel argument NAME=VALUE or NAME=COUNT[:INIT[:SEED]] (repeatable)");
     target->add_option("--dump", kernel.dumps, "after the run, print BUFFER or write it: BUFFER=FILE (repeatable)");
     target->add_option("--max-cycles", kernel.max_cycles, "kernel: stop with an error after this many cycles");
-    target->add_option("--trace", kernel.trace_path, "kernel: write a Chrome trace (one track per warp) to FILE");
+    target->add_option("--trace", kernel.trace_path,
+                       "write a Chrome trace to FILE: the kernel timeline of a workload, or one track per warp of a kernel");
     target->add_option("--sample-sms", kernel.sample_sms, "kernel: simulate only N SMs and their share of the grid and bandwidth");
   };
   add_run_options(&app);
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
     if (run.chip.empty()) usage_error("missing --chip FILE (e.g. --chip configs/h100.toml)");
     if (!kernel.kernel.empty()) return kernel_command(run, kernel);
     if (run.workload.empty()) usage_error("missing --workload SPEC (e.g. --workload gemm:M=4096,N=4096,K=4096,dtype=bf16)");
+    run.trace_path = kernel.trace_path;
     return run_command(run);
   } catch (const UserError& e) {
     std::cerr << "hwsim: " << e.what() << "\n";

@@ -27,7 +27,7 @@ std::vector<std::string> csv_cells(const std::string& row) {
 // workload spec → (measured, predicted) seconds, from `hwsim validate --csv`.
 std::map<std::string, std::pair<double, double>> decode_times(const std::string& file, const std::string& chip) {
   std::string records = std::string(HWSIM_SOURCE_DIR) + "/data/measurements/" + file;
-  std::string csv = (std::filesystem::temp_directory_path() / ("v31_" + chip + ".csv")).string();
+  std::string csv = (scratch_dir() / (chip + ".csv")).string();
   CliRun r = run_hwsim("validate '" + records + "' --chip configs/" + chip + ".toml --kind decode_step --csv '" + csv + "'");
   REQUIRE(r.exit_code == 0);
   std::map<std::string, std::pair<double, double>> out;

@@ -1,0 +1,45 @@
+#include "viz/chrome_trace.h"
+
+namespace hwsim {
+
+namespace {
+constexpr int kStepsTrack = 1, kKernelsTrack = 2;
+nlohmann::json complete_event(const std::string& name, const std::string& category, int track, double start_s,
+                              double duration_s, nlohmann::json args) {
+  return {{"name", name}, {"cat", category}, {"ph", "X"},          {"pid", 1},
+          {"tid", track}, {"ts", start_s * 1e6}, {"dur", duration_s * 1e6}, {"args", std::move(args)}};
+}
+nlohmann::json track_name(int track, const std::string& name) {
+  return {{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", track}, {"args", {{"name", name}}}};
+}
+}  // namespace
+
+nlohmann::json kernel_timeline_trace(const RunResult& r) {
+  nlohmann::json events = nlohmann::json::array();
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "GPU (" + r.level + " level)"}}}});
+  events.push_back(track_name(kStepsTrack, "steps"));
+  events.push_back(track_name(kKernelsTrack, "kernels"));
+  double step_start = 0;  // steps run back to back
+  for (const auto& step : r.steps) {
+    events.push_back(complete_event(step.label, "step", kStepsTrack, step_start, step.seconds,
+                                    {{"kernels", step.kernels.size()}}));
+    for (const auto& k : step.kernels) {
+      double start = step_start + k.start;
+      if (k.launch > 0) events.push_back(complete_event("launch", "launch", kKernelsTrack, start, k.launch, nlohmann::json::object()));
+      events.push_back(complete_event(k.name, k.op_class, kKernelsTrack, start + k.launch, k.seconds - k.launch,
+                                      {{"lowering", k.config},
+                                       {"bound", k.bound},
+                                       {"flops", k.flops},
+                                       {"hbm_bytes", k.hbm_bytes},
+                                       {"l2_bytes", k.l2_bytes},
+                                       {"ctas", k.ctas},
+                                       {"sms_used", k.sms_used},
+                                       {"waves", k.waves},
+                                       {"roofline_floor_us", k.roofline_floor * 1e6}}));
+    }
+    step_start += step.seconds;
+  }
+  return {{"traceEvents", events}, {"displayTimeUnit", "ns"}};
+}
+
+}  // namespace hwsim
