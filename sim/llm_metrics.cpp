@@ -71,6 +71,7 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   m.tpot = decode_steps > 0 ? decode_seconds / double(decode_steps) : 0;
   m.decode_tokens_per_second = ratio(double(decode_tokens), decode_seconds);
 
+  for (auto& [name, op] : operations) op.times_floor = ratio(op.seconds, op.roofline_floor);
   m.by_operation.assign(operations.begin(), operations.end());
   std::stable_sort(m.by_operation.begin(), m.by_operation.end(),
                    [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });

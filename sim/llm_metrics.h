@@ -36,6 +36,7 @@ struct LlmOperationTime {
   std::string op_class, bound, lowering;
   double seconds = 0;
   double roofline_floor = 0;
+  double times_floor = 0;  // seconds / roofline_floor (0 when the floor is 0)
   std::int64_t kernels = 0;
 };
 

@@ -47,6 +47,7 @@ void finalize(RunResult& r) {
   for (const auto& [peak, flops] : flops_by_peak)
     if (flops > most) most = flops, r.peak_flop_rate = peak;
   r.achieved_flop_rate = r.seconds > 0 ? r.flops / r.seconds : 0;
+  r.times_floor = r.roofline_floor > 0 ? r.seconds / r.roofline_floor : 0;
   r.percent_of_peak = r.peak_flop_rate > 0 ? 100.0 * r.achieved_flop_rate / r.peak_flop_rate : 0;
   r.hbm_bandwidth_achieved = r.seconds > 0 ? r.hbm_bytes / r.seconds : 0;
   r.l2_bandwidth_achieved = r.seconds > 0 ? r.l2_bytes / r.seconds : 0;

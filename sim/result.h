@@ -56,6 +56,7 @@ struct RunResult {
   double seconds = 0;        // whole workload
   double flops = 0, min_bytes = 0, l2_bytes = 0, hbm_bytes = 0;
   double roofline_floor = 0; // sum of kernel floors
+  double times_floor = 0;    // seconds / roofline_floor: how far from the physical limit
   double achieved_flop_rate = 0;
   double percent_of_peak = 0;      // achieved / peak of the dominant dtype
   double peak_flop_rate = 0;       // of the kernel class holding most FLOPs

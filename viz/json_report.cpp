@@ -47,6 +47,7 @@ nlohmann::json result_json(const RunResult& r) {
           {"peak_flop_rate", r.peak_flop_rate},
           {"percent_of_peak", r.percent_of_peak},
           {"roofline_floor", r.roofline_floor},
+          {"times_floor", r.times_floor},
           {"arithmetic_intensity", r.arithmetic_intensity},
           {"ridge_point", r.ridge_point},
           {"bound", r.bound},
@@ -73,7 +74,7 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
   nlohmann::json by_operation = nlohmann::json::array();
   for (const auto& [name, op] : m.by_operation)
     by_operation.push_back({{"operation", name}, {"op_class", op.op_class}, {"seconds", op.seconds},
-                            {"roofline_floor", op.roofline_floor}, {"kernels", op.kernels}, {"bound", op.bound},
+                            {"roofline_floor", op.roofline_floor}, {"times_floor", op.times_floor}, {"kernels", op.kernels}, {"bound", op.bound},
                             {"lowering", op.lowering}});
   nlohmann::json farthest = nlohmann::json::array();
   for (const auto& k : m.farthest_from_floor)

@@ -39,7 +39,7 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
              "kernels", "bound", "lowering (first kernel)");
   for (const auto& [name, op] : m.by_operation)
     fmt::print(out, "  {:<22} {:>10} {:>7} {:>6.1f} {:>7} {:>7}  {}\n", name.substr(0, 22), seconds(op.seconds),
-               percent(op.seconds, m.seconds), op.roofline_floor > 0 ? op.seconds / op.roofline_floor : 0.0, op.kernels,
+               percent(op.seconds, m.seconds), op.times_floor, op.kernels,
                op.bound, op.lowering);
   fmt::print(out, "\n  {:<34} {:>10} {:>10} {:>7} {:>7}\n", "farthest from roofline floor", "time", "floor", "x floor",
              "bound");
@@ -55,8 +55,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
   fmt::print(out, "hwsim {} · chip {} ({}) · level {}\n", HWSIM_VERSION, config.text("name"), config.chip_path(), r.level);
   fmt::print(out, "workload {}\n\n", workload.spec);
   row("simulated time", seconds(r.seconds));
-  row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor),
-                                    r.roofline_floor > 0 ? r.seconds / r.roofline_floor : 0));
+  row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor), r.times_floor));
   row("achieved", fmt::format("{}  ({:.1f} % of {} peak)", format_quantity(r.achieved_flop_rate, Dimension::flop_rate),
                               r.percent_of_peak, format_quantity(r.peak_flop_rate, Dimension::flop_rate)));
   row("arithmetic intensity", fmt::format("{:.1f} FLOP/B vs ridge {:.1f} FLOP/B → {}-bound", r.arithmetic_intensity,
