@@ -31,6 +31,13 @@ struct TensorIds {
 };
 constexpr double kTensorBlock = 65536;
 
+// The tile model simulates every CTA (and every output tile of a stream-K GEMM); beyond this many
+// per kernel its memory would grow past a few GB, so a larger kernel is refused with a clear error.
+constexpr double kMaxWorkItemsPerKernel = 4e6;
+
+// Throws UserError(workload) when `items` CTAs or tiles exceed kMaxWorkItemsPerKernel.
+void check_kernel_size(const std::string& op_name, double items, const char* what);
+
 // The L2 objects covering bytes [begin, end) of tensor `tensor` (streaming when tensor < 0).
 std::vector<OperandRead> tensor_blocks(std::int64_t tensor, double begin, double end);
 

@@ -44,6 +44,7 @@ std::vector<Kernel> flash_prefill(const AttentionOp& op, const std::string& name
   Kernel k = base_kernel(op, name, chip);
   double e = bytes_per_element(op.dtype), ekv = bytes_per_element(op.kv_dtype);
   std::int64_t q_tiles = ceil_div(op.q_len, kQueryTile);
+  check_kernel_size(name, double(op.batch) * double(op.heads) * double(q_tiles), "CTAs");
   k.ctas_per_sm = 1;
   k.bytes_in_flight = kStages * 2.0 * kKeyTile * op.head_dim * ekv;
   k.config = fmt::format("flash q{}xkv{}x{} {} CTAs ({} CTA/SM)", kQueryTile, kKeyTile, op.head_dim,
@@ -86,6 +87,7 @@ std::vector<Kernel> flash_decode(const AttentionOp& op, const std::string& name,
   std::int64_t splits = std::clamp<std::int64_t>(ceil_div(2 * chip.sm_count, units), 1,
                                                  std::max<std::int64_t>(1, keys / kMinKeysPerSplit));
   std::int64_t per_split = ceil_div(keys, splits);
+  check_kernel_size(name, double(units) * double(splits), "CTAs");
   double rows = double(std::max(kDecodeRows, ceil_div(group * op.q_len, kDecodeRows) * kDecodeRows));
   k.ctas_per_sm = 2;
   k.bytes_in_flight = kStages * 2.0 * kKeyTile * op.head_dim * ekv;

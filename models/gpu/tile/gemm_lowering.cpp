@@ -141,6 +141,7 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   double ea = bytes_per_element(g.a), eb = bytes_per_element(g.b), eo = bytes_per_element(g.out);
   std::int64_t tm = ceil_div(g.m, t.bm), tn = ceil_div(g.n, t.bn);
   std::int64_t k_per_split = ceil_div(g.k, t.split_k);
+  check_kernel_size(name, double(tm) * double(tn) * double(g.groups) * t.split_k, "output tiles");
   int cluster = tm >= chip.cluster_size ? chip.cluster_size : 1;
   // Dequantisation work, expressed as tensor-rate FLOPs so it shares the SM's time with the MMA.
   bool weight_only = bytes_per_element(g.b) < bytes_per_element(g.a);
