@@ -69,6 +69,7 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
     m.steps.push_back(std::move(sm));
   }
   m.tpot = decode_steps > 0 ? decode_seconds / double(decode_steps) : 0;
+  m.joules_per_token = ratio(r.energy, double(m.tokens));
   m.decode_tokens_per_second = ratio(double(decode_tokens), decode_seconds);
 
   for (auto& [name, op] : operations) op.times_floor = ratio(op.seconds, op.roofline_floor);

@@ -58,6 +58,7 @@ struct LlmMetrics {
   double tpot = 0;               // mean decode step time (0 without decode steps)
   double decode_tokens_per_second = 0;  // decode tokens / decode time
   double mbu = 0, mfu = 0;       // whole run
+  double joules_per_token = 0;   // whole run's energy / tokens
   std::map<std::string, LlmClassTime> by_class;
   std::vector<std::pair<std::string, LlmOperationTime>> by_operation;  // most time first
   std::vector<LlmStepMetrics> steps;

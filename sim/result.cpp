@@ -20,7 +20,7 @@ void finalize_kernel(KernelRecord& k) {
 }  // namespace
 
 void finalize(RunResult& r) {
-  r.seconds = r.flops = r.min_bytes = r.l2_bytes = r.hbm_bytes = r.roofline_floor = 0;
+  r.seconds = r.flops = r.min_bytes = r.l2_bytes = r.hbm_bytes = r.roofline_floor = r.energy = 0;
   r.breakdown = {};
   std::map<double, double> flops_by_peak;
   for (auto& step : r.steps) {
@@ -34,6 +34,7 @@ void finalize(RunResult& r) {
       r.l2_bytes += k.l2_bytes;
       r.hbm_bytes += k.hbm_bytes;
       r.roofline_floor += k.roofline_floor;
+      r.energy += k.energy;
       r.breakdown.math += k.breakdown.math;
       r.breakdown.memory_wait += k.breakdown.memory_wait;
       r.breakdown.overhead += k.breakdown.overhead;
@@ -48,6 +49,8 @@ void finalize(RunResult& r) {
     if (flops > most) most = flops, r.peak_flop_rate = peak;
   r.achieved_flop_rate = r.seconds > 0 ? r.flops / r.seconds : 0;
   r.times_floor = r.roofline_floor > 0 ? r.seconds / r.roofline_floor : 0;
+  r.average_power = r.seconds > 0 ? r.energy / r.seconds : 0;
+  r.above_tdp = r.tdp > 0 && r.average_power > r.tdp;
   r.percent_of_peak = r.peak_flop_rate > 0 ? 100.0 * r.achieved_flop_rate / r.peak_flop_rate : 0;
   r.hbm_bandwidth_achieved = r.seconds > 0 ? r.hbm_bytes / r.seconds : 0;
   r.l2_bandwidth_achieved = r.seconds > 0 ? r.l2_bytes / r.seconds : 0;

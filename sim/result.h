@@ -34,6 +34,7 @@ struct KernelRecord {
   double peak_flop_rate = 0; // for this kernel's dtype
   double peak_hbm_bandwidth = 0;
   TimeBreakdown breakdown;
+  double energy = 0;         // joules (idle power over the kernel's time + its operations)
   // derived by finalize()
   double seconds = 0;
   double roofline_floor = 0; // max(flops / peak, min_bytes / peak bandwidth)
@@ -65,6 +66,11 @@ struct RunResult {
   double arithmetic_intensity = 0, ridge_point = 0;
   std::string bound;
   TimeBreakdown breakdown;   // summed over kernels, plus gaps between kernels as overhead
+  double energy = 0;         // joules, all kernels
+  double average_power = 0;  // watts: energy / seconds
+  double tdp = 0;            // the chip's board power limit (set by the model)
+  bool above_tdp = false;    // average power over the limit: a real chip would lower its clock,
+                             // which the model does not simulate
 };
 
 // Computes every derived field of `result` from the raw ones.

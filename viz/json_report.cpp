@@ -31,7 +31,8 @@ nlohmann::json kernel_json(const KernelRecord& k) {
           {"arithmetic_intensity", k.arithmetic_intensity},
           {"ridge_point", k.ridge_point},
           {"bound", k.bound},
-          {"time_breakdown", breakdown_json(k.breakdown)}};
+          {"time_breakdown", breakdown_json(k.breakdown)},
+          {"energy", k.energy}};
 }
 
 nlohmann::json result_json(const RunResult& r) {
@@ -55,6 +56,10 @@ nlohmann::json result_json(const RunResult& r) {
           {"bandwidth", {{"l2", r.l2_bandwidth_achieved}, {"hbm", r.hbm_bandwidth_achieved},
                          {"hbm_peak", r.peak_hbm_bandwidth}}},
           {"time_breakdown", breakdown_json(r.breakdown)},
+          {"energy", r.energy},
+          {"average_power", r.average_power},
+          {"tdp", r.tdp},
+          {"above_tdp", r.above_tdp},
           {"steps", steps}};
 }
 
@@ -89,6 +94,7 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
                         {"decode_tokens_per_second", m.decode_tokens_per_second},
                         {"mbu", m.mbu},
                         {"mfu", m.mfu},
+                        {"joules_per_token", m.joules_per_token},
                         {"time_by_class", by_class},
                         {"time_by_operation", by_operation},
                         {"steps", steps},

@@ -23,6 +23,7 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   if (m.tpot > 0) row("time per output token (TPOT)", fmt::format("{}  ({:.1f} decode tokens/s)", seconds(m.tpot),
                                                                    m.decode_tokens_per_second));
   row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * m.mbu, 100 * m.mfu));
+  row("energy per token", format_quantity(m.joules_per_token, Dimension::energy));
   if (workload.llm) {
     const LlmFacts& f = *workload.llm;
     row("memory held", fmt::format("{}  (weights {}, KV cache {}, activations {})",
@@ -65,6 +66,12 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
                                  percent(r.hbm_bandwidth_achieved, r.peak_hbm_bandwidth)));
   row("L2 traffic", fmt::format("{}  at {}", format_quantity(r.l2_bytes, Dimension::bytes),
                                 format_quantity(r.l2_bandwidth_achieved, Dimension::bandwidth)));
+  row("energy", fmt::format("{}  (average {}{})", format_quantity(r.energy, Dimension::energy),
+                            format_quantity(r.average_power, Dimension::power),
+                            r.above_tdp ? fmt::format(", above the {} TDP: a real chip would lower its clock, "
+                                                      "which is not simulated",
+                                                      format_quantity(r.tdp, Dimension::power))
+                                        : std::string()));
   fmt::print(out, "\n  where the time went (averaged over SMs)\n");
   const auto& b = r.breakdown;
   row("  math", fmt::format("{:>12}  {:>7}", seconds(b.math), percent(b.math, r.seconds)));

@@ -40,6 +40,19 @@ const ParamRegistration gpu_params({
     fraction_param("memory.hbm.efficiency", "achievable fraction of the datasheet bandwidth (refresh, "
                    "bank and turnaround losses)").defaults_to("0.9"),
     quantity_param("power.tdp", Dimension::power, "board power limit"),
+    quantity_param("power.idle", Dimension::power, "board power with nothing running (clocks up)").defaults_to("0 W")
+        .zero_allowed(),
+    quantity_param("power.sm_active", Dimension::power,
+                   "power of one SM while it holds work, beyond idle (clock tree, schedulers, register files, LSU)")
+        .defaults_to("0 W").zero_allowed(),
+    quantity_param("power.tensor_energy_per_flop", Dimension::energy, "energy of one dense tensor-core FLOP")
+        .defaults_to("0 J").zero_allowed(),
+    quantity_param("power.simt_energy_per_flop", Dimension::energy, "energy of one CUDA-core FP32 FLOP")
+        .defaults_to("0 J").zero_allowed(),
+    quantity_param("power.hbm_energy_per_byte", Dimension::energy, "energy of one byte read or written in HBM")
+        .defaults_to("0 J").zero_allowed(),
+    quantity_param("power.l2_energy_per_byte", Dimension::energy, "energy of one byte through L2 (SRAM and crossbar)")
+        .defaults_to("0 J").zero_allowed(),
     quantity_param("gpu.launch.overhead", Dimension::time,
                    "per kernel: launch from a CUDA graph, grid start and drain").defaults_to("1.5 us"),
     quantity_param("gpu.tile.cta_overhead", Dimension::time, "per CTA: setup and epilogue synchronisation")
@@ -85,6 +98,12 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.hbm_latency = c.number("memory.hbm.latency");
   g.hbm_efficiency = c.number("memory.hbm.efficiency");
   g.tdp_watts = c.number("power.tdp");
+  g.idle_watts = c.number("power.idle");
+  g.sm_active_watts = c.number("power.sm_active");
+  g.tensor_joules_per_flop = c.number("power.tensor_energy_per_flop");
+  g.simt_joules_per_flop = c.number("power.simt_energy_per_flop");
+  g.hbm_joules_per_byte = c.number("power.hbm_energy_per_byte");
+  g.l2_joules_per_byte = c.number("power.l2_energy_per_byte");
   g.launch_overhead = c.number("gpu.launch.overhead");
   g.cta_overhead = c.number("gpu.tile.cta_overhead");
   g.tensor_efficiency = c.number("gpu.tile.tensor_efficiency");

@@ -34,8 +34,16 @@ struct GpuChip {
   double hbm_latency = 0;            // seconds
   double hbm_efficiency = 0;         // achievable fraction of hbm_bandwidth
 
-  // Power
+  // Power and energy: a kernel's energy is idle power × its time, active-SM power × the SM-seconds
+  // its CTAs held SMs, and per operation the energy of its FLOPs (tensor cores or CUDA cores) and
+  // of the bytes it moves through L2 and HBM.
   double tdp_watts = 0;
+  double idle_watts = 0;
+  double sm_active_watts = 0;        // per SM with resident work (clocks, schedulers, registers, LSU)
+  double tensor_joules_per_flop = 0;
+  double simt_joules_per_flop = 0;
+  double hbm_joules_per_byte = 0;
+  double l2_joules_per_byte = 0;
 
   // Documented efficiency / overhead parameters (fitted, see configs/ and docs/calibration.md)
   double launch_overhead = 0;        // seconds per kernel: launch, grid start and drain

@@ -32,6 +32,7 @@ class TileCoreModel : public GpuCoreModel {
     RunResult result;
     result.level = "tile";
     result.steps = machine.results();
+    result.tdp = chip_.tdp_watts;
     finalize(result);
     return result;
   }

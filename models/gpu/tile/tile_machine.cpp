@@ -109,6 +109,9 @@ KernelRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   double memory_wait = std::max(0.0, sm_seconds - math - overhead - idle);
   double n = chip_.sm_count;
   run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, overhead / n, idle / n};
+  double joules_per_flop = kernel.dtype == DType::fp32 ? chip_.simt_joules_per_flop : chip_.tensor_joules_per_flop;
+  run.record.energy = chip_.idle_watts * duration + chip_.sm_active_watts * busy + kernel.flops * joules_per_flop +
+                      run.record.hbm_bytes * chip_.hbm_joules_per_byte + run.record.l2_bytes * chip_.l2_joules_per_byte;
   return run.record;
 }
 
