@@ -92,19 +92,29 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
       heap.push({t, sm});
     }
   };
+  // the GPU's CTA dispatcher starts one block every cta_dispatch cycles (a subset gets its share
+  // of the dispatch rate)
+  double dispatch_free = 0;
+  auto dispatch = [&](std::int64_t earliest) {
+    double at = std::max(double(earliest), dispatch_free);
+    dispatch_free = at + p.cta_dispatch_cycles / share;
+    return std::int64_t(std::ceil(at));
+  };
   for (int i = 0; i < sms; ++i) {
     cores.push_back(std::make_unique<SmCore>(i, p, prog, ctx, mem, st, occ.ctas_per_sm, values));
     cores.back()->on_cta_done = [&](int sm, std::int64_t t) {
       if (next_cta < ctas) {
-        cores[std::size_t(sm)]->launch(cta_index(next_cta++), t + p.cta_launch_cycles);
-        wake(sm, t + p.cta_launch_cycles);
+        std::int64_t at = dispatch(t + p.cta_launch_cycles);
+        cores[std::size_t(sm)]->launch(cta_index(next_cta++), at);
+        wake(sm, at);
       }
     };
   }
   for (int round = 0; round < occ.ctas_per_sm && next_cta < ctas; ++round)
     for (int i = 0; i < sms && next_cta < ctas; ++i) {
-      cores[std::size_t(i)]->launch(cta_index(next_cta++), 0);
-      wake(i, 0);
+      std::int64_t at = dispatch(0);
+      cores[std::size_t(i)]->launch(cta_index(next_cta++), at);
+      wake(i, at);
     }
   std::int64_t last = 0;
   while (!heap.empty()) {

@@ -110,7 +110,7 @@ std::int64_t SmCore::step(std::int64_t t) {
   // goes first each cycle (round-robin arbitration), else sub-partition 0 starves the others and
   // their warps finish late, alone
   const std::size_t nsp = sps_.size();
-  const std::size_t first = std::size_t(t) % nsp;
+  const std::size_t first = rotate_++ % nsp;  // per step, not per cycle: a queue freeing every 2 cycles would favour two of four
   for (std::size_t si = 0; si < nsp; ++si) {
     auto& sp = sps_[(first + si) % nsp];
     if (sp.warps.empty()) continue;

@@ -68,6 +68,7 @@ class SmCore {
   std::vector<std::int64_t> dep_ready_;              // per pool index
   std::vector<Stall> dep_reason_;
   double shared_free_ = 0;
+  std::size_t rotate_ = 0;                           // sub-partition that goes first at the next step
   std::uint64_t next_age_ = 0;
   int resident_warps_ = 0;
   std::int64_t occ_t_ = 0;

@@ -46,6 +46,8 @@ const ParamRegistration warp_params({
     count_param("gpu.warp.l2_partitions", "L2 partitions: each SM caches what it reads in its near one").defaults_to("1"),
     real_param("gpu.warp.write_drain", "extra DRAM read latency at full write utilisation, scaled by the write utilisation (cycles)")
         .defaults_to("0").zero_allowed(),
+    real_param("gpu.warp.cta_dispatch", "cycles between CTA starts of the whole GPU (CTA dispatcher throughput)")
+        .defaults_to("0").zero_allowed(),
     cycles("gpu.warp.branch", "4", "extra delay after a branch before the warp issues again"),
     cycles("gpu.warp.barrier", "8", "from the last warp's arrival at bar.sync to the release"),
     count_param("gpu.warp.shared.banks", "shared-memory banks").defaults_to("32"),
@@ -104,6 +106,7 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.replay_cycles = w("gpu.warp.shared.replay");
   p.mio_queue = w("gpu.warp.mio_queue");
   p.cta_launch_cycles = w("gpu.warp.cta_launch");
+  p.cta_dispatch_cycles = c.number("gpu.warp.cta_dispatch");
   p.registers_granule = std::max(1, w("gpu.warp.register_granule"));
   p.shared_reserved_per_cta = int(c.number("gpu.warp.shared_reserved_per_cta"));
   p.l1_latency = w("memory.l1.latency");

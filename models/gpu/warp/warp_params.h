@@ -21,7 +21,7 @@ struct WarpParams {
   std::array<int, kPipes> latency{};   // result latency per pipe (lsu: shuffle latency)
   std::array<int, kPipes> interval{};  // initiation interval per pipe, per sub-partition
   double rf3_extra = 0;               // average extra issue cycles of an ALU instruction reading 3 distinct registers
-  double event_timing_overhead = 0;
+  double event_timed_launch = 0;       // seconds: launch overhead of an event-timed single launch (0: the chip's)
   double dram_turnaround = 0;
   int hbm_latency_spread = 0;
   double dram_activation = 0;          // a row activation costs this many DRAM access times
@@ -37,6 +37,7 @@ struct WarpParams {
   int l2_latency = 0, l2_ways = 0, hbm_latency = 0, dram_access_bytes = 64;
   double l2_bytes_per_cycle = 0, hbm_bytes_per_cycle = 0, port_bytes_per_cycle = 0;
   int cta_launch_cycles = 0;
+  double cta_dispatch_cycles = 0;      // the GPU starts one CTA per this many cycles (all SMs together)
   int registers_granule = 256;         // registers are allocated per warp in units of this many
   int shared_reserved_per_cta = 0;     // bytes the driver reserves per CTA
 
