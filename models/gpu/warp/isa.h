@@ -48,6 +48,7 @@ struct Instr {
   Shfl shfl = Shfl::idx;
   std::uint8_t vec = 1;         // ld/st: registers moved (1, 2, 4): access width = vec × 4 or 8 bytes
   bool wide = false;            // mul/mad .wide: 32-bit sources, 64-bit result
+  bool l2_only = false;         // ld.global.cg: PTX cache operator "cache at global level": cached in L2, not in L1
   std::int16_t guard = -1;      // predicate register, -1 = always
   bool guard_negated = false;
   std::vector<std::uint16_t> dst;   // destination registers (vector loads: several)

@@ -32,6 +32,15 @@ double MemorySystem::write_utilisation(double t) {
   return std::min(1.0, write_rate_ / kWindow / dram_.rate);
 }
 
+double MemorySystem::dram_utilisation(double t) {
+  constexpr double kWindow = 2048;  // cycles
+  if (t > busy_t_) {
+    busy_rate_ *= std::exp(-(t - busy_t_) / kWindow);
+    busy_t_ = t;
+  }
+  return std::min(1.0, busy_rate_ / kWindow / dram_.rate);
+}
+
 double MemorySystem::dram_reserve(double t, double bytes, bool write, std::uint64_t addr) {
   if (write && p_.write_drain_cycles > 0) {
     write_utilisation(t);
@@ -52,7 +61,12 @@ double MemorySystem::dram_reserve(double t, double bytes, bool write, std::uint6
     double per_row = double(p_.dram_row_bytes) / p_.dram_access_bytes;
     cost /= 1.0 + p_.dram_activation / per_row;  // sequential streams keep the usable rate
   }
-  return dram_.reserve(t, cost / std::max(0.1, eff));
+  cost /= std::max(0.1, eff);
+  if (p_.dram_queue_cycles > 0) {
+    dram_utilisation(t);
+    busy_rate_ += cost;
+  }
+  return dram_.reserve(t, cost);
 }
 
 int MemorySystem::home_part(std::uint64_t line) const {
@@ -105,6 +119,12 @@ std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int s
   // reads queue behind write drains: the DRAM controllers batch writes and turn the bus around,
   // so read latency grows with the write share of the DRAM bandwidth
   if (p_.write_drain_cycles > 0) lat += std::int64_t(std::lround(p_.write_drain_cycles * write_utilisation(t)));
+  // reads also queue in the memory controllers behind other requests: M/M/1-like waiting time
+  // dram_queue · u/(1-u) at DRAM utilisation u (busy fraction over the same window), u capped
+  if (p_.dram_queue_cycles > 0) {
+    double u = std::min(dram_utilisation(t), p_.dram_queue_max_util);
+    lat += std::int64_t(std::lround(p_.dram_queue_cycles * u / (1.0 - u)));
+  }
   std::int64_t ready = std::max<std::int64_t>(std::int64_t(t) + lat, std::int64_t(std::ceil(done)));
   for (int s = first; s < first + per_access && s < SectorCache::kMaxSectors; ++s) {
     for (Line* x : {l, hl}) {
@@ -117,7 +137,7 @@ std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int s
   return ready;
 }
 
-std::int64_t MemorySystem::load(int sm, std::int64_t t, const Coalesced& c) {
+std::int64_t MemorySystem::load(int sm, std::int64_t t, const Coalesced& c, bool l2_only) {
   ++stats_.requests;
   stats_.lines += std::uint64_t(c.count);
   std::int64_t ready = t + p_.l1_latency;
@@ -127,6 +147,15 @@ std::int64_t MemorySystem::load(int sm, std::int64_t t, const Coalesced& c) {
     const LineRequest& r = c.lines[i];
     double start = std::max(double(t), tag);
     tag = start + 1.0 / p_.l1_lines_per_cycle;
+    if (l2_only) {
+      for (std::uint32_t m = r.sectors; m; m &= m - 1) {
+        int s = std::countr_zero(m);
+        ++stats_.sectors;
+        double sent = port_[std::size_t(sm)].reserve(start, p_.sector_bytes);
+        ready = std::max(ready, std::max<std::int64_t>(l2_sector(sm, start, r.line, s), std::int64_t(std::ceil(sent))));
+      }
+      continue;
+    }
     auto* l = l1.find(r.line);
     if (!l) l = &l1.allocate(r.line);
     for (std::uint32_t m = r.sectors; m; m &= m - 1) {

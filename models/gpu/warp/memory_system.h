@@ -24,7 +24,8 @@ class MemorySystem {
   // `sms` simulated SMs; shared bandwidths are scaled by `bandwidth_share` (subset simulation).
   MemorySystem(const WarpParams& p, int sms, std::uint64_t l1_data_bytes, double bandwidth_share);
   // Timing of a warp's load issued at cycle t on `sm`: the cycle its data is in registers.
-  std::int64_t load(int sm, std::int64_t t, const Coalesced& c);
+  // l2_only (ld.global.cg): the sectors are neither looked up in nor allocated in the L1.
+  std::int64_t load(int sm, std::int64_t t, const Coalesced& c, bool l2_only = false);
   // A store (or atomic, with returns_data): consumes tag stage, port, L2 and DRAM bandwidth.
   std::int64_t store(int sm, std::int64_t t, const Coalesced& c, bool returns_data);
   // Cycle the tag stage of `sm` frees (for LG throttle).
@@ -45,6 +46,10 @@ class MemorySystem {
   // reads wait behind write drains in proportion to the write utilisation
   double write_rate_ = 0, write_t_ = 0;
   double write_utilisation(double t);
+  // recent DRAM busy time (reads and writes, in rate-bytes, same window): reads queue in the
+  // memory controllers, M/M/1-like: + dram_queue · u/(1-u), u capped at dram_queue_max_util
+  double busy_rate_ = 0, busy_t_ = 0;
+  double dram_utilisation(double t);
   std::vector<std::uint64_t> open_row_;
   const WarpParams& p_;
   std::vector<std::unique_ptr<SectorCache>> l1_;

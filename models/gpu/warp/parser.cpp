@@ -436,6 +436,7 @@ class Parser {
       else fail(t[0], m + " needs .global or .shared");
       if (has("v2")) in.vec = 2;
       if (has("v4")) in.vec = 4;
+      in.l2_only = in.op == Op::ld && in.space == Space::global && has("cg");
       in.type = last_type(Type::u32);
       if (in.type == Type::pred) fail(t[0], "cannot load or store a predicate");
       if (in.vec * type_bytes(in.type) > 16) fail(t[0], "accesses are at most 16 bytes");

@@ -236,7 +236,7 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
       ps.lines += std::uint64_t(c.count);
       if (fx.store) mem_.store(id_, t, c, false);
       else if (fx.atomic) write(mem_.store(id_, t, c, true), Stall::long_scoreboard);
-      else write(mem_.load(id_, t, c), Stall::long_scoreboard);
+      else write(mem_.load(id_, t, c, in.l2_only), Stall::long_scoreboard);
     }
   } else if (in.op == Op::shfl) {
     double start = std::max(double(t), shared_free_);

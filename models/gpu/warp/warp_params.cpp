@@ -46,6 +46,10 @@ const ParamRegistration warp_params({
     count_param("gpu.warp.l2_partitions", "L2 partitions: each SM caches what it reads in its near one").defaults_to("1"),
     real_param("gpu.warp.write_drain", "extra DRAM read latency at full write utilisation, scaled by the write utilisation (cycles)")
         .defaults_to("0").zero_allowed(),
+    real_param("gpu.warp.dram_queue", "DRAM read queueing delay scale: + this · u/(1-u) cycles at DRAM utilisation u (0: off)")
+        .defaults_to("0").zero_allowed(),
+    real_param("gpu.warp.dram_queue_max_util", "cap on the DRAM utilisation used for the queueing delay")
+        .defaults_to("0.85"),
     real_param("gpu.warp.cta_dispatch", "cycles between CTA starts of the whole GPU (CTA dispatcher throughput)")
         .defaults_to("0").zero_allowed(),
     cycles("gpu.warp.branch", "4", "extra delay after a branch before the warp issues again"),
@@ -98,6 +102,8 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.dram_banks = w("gpu.warp.dram_banks");
   p.l2_partitions = w("gpu.warp.l2_partitions");
   p.write_drain_cycles = c.number("gpu.warp.write_drain");
+  p.dram_queue_cycles = c.number("gpu.warp.dram_queue");
+  p.dram_queue_max_util = std::clamp(c.number("gpu.warp.dram_queue_max_util"), 0.0, 0.99);
   p.branch_cycles = w("gpu.warp.branch");
   p.barrier_cycles = w("gpu.warp.barrier");
   p.banks = w("gpu.warp.shared.banks");

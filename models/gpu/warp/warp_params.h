@@ -28,6 +28,8 @@ struct WarpParams {
   int dram_row_bytes = 1024, dram_banks = 1;
   int l2_partitions = 1;
   double write_drain_cycles = 0;       // extra read latency at 100 % DRAM write utilisation               // L2 partitions; far-homed lines are also cached near          // DRAM latency is uniform in mean +- this (cycles)          // DRAM efficiency lost at a 50/50 read/write mix (bus turnarounds)    // seconds an event-timed single launch adds over the (graph) launch overhead
+  double dram_queue_cycles = 0;        // DRAM read queueing: + this · u/(1-u) at DRAM utilisation u
+  double dram_queue_max_util = 0.85;   // u is capped here (finite controller queues)
   int branch_cycles = 0;               // a taken/divergent branch's extra issue delay
   int barrier_cycles = 0;              // from the last arrival to the release
   int banks = 32, bank_bytes = 4;
