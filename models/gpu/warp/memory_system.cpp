@@ -23,28 +23,9 @@ MemorySystem::MemorySystem(const WarpParams& p, int sms, std::uint64_t l1_data_b
   dram_.rate = p.hbm_bytes_per_cycle * share;
 }
 
-double MemorySystem::write_utilisation(double t) {
-  constexpr double kWindow = 2048;  // cycles
-  if (t > write_t_) {
-    write_rate_ *= std::exp(-(t - write_t_) / kWindow);
-    write_t_ = t;
-  }
-  return std::min(1.0, write_rate_ / kWindow / dram_.rate);
-}
-
-double MemorySystem::dram_utilisation(double t) {
-  constexpr double kWindow = 2048;  // cycles
-  if (t > busy_t_) {
-    busy_rate_ *= std::exp(-(t - busy_t_) / kWindow);
-    busy_t_ = t;
-  }
-  return std::min(1.0, busy_rate_ / kWindow / dram_.rate);
-}
-
 double MemorySystem::dram_reserve(double t, double bytes, bool write, std::uint64_t addr) {
   if (write && p_.write_drain_cycles > 0) {
-    write_utilisation(t);
-    write_rate_ += bytes;  // decays with kWindow: rate = write_rate_ / kWindow
+    writes_.add(t, bytes);
   }
   double a = std::min(1.0, bytes / 16384.0);  // recent write share over ~16 KB of DRAM traffic
   write_share_ += ((write ? 1.0 : 0.0) - write_share_) * a;
@@ -63,8 +44,7 @@ double MemorySystem::dram_reserve(double t, double bytes, bool write, std::uint6
   }
   cost /= std::max(0.1, eff);
   if (p_.dram_queue_cycles > 0) {
-    dram_utilisation(t);
-    busy_rate_ += cost;
+    dram_busy_.add(t, cost);
   }
   return dram_.reserve(t, cost);
 }
@@ -118,11 +98,11 @@ std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int s
   std::int64_t lat = p_.hbm_latency + std::int64_t(std::lround(p_.hbm_latency_spread * (2.0 * u - 1.0)));
   // reads queue behind write drains: the DRAM controllers batch writes and turn the bus around,
   // so read latency grows with the write share of the DRAM bandwidth
-  if (p_.write_drain_cycles > 0) lat += std::int64_t(std::lround(p_.write_drain_cycles * write_utilisation(t)));
+  if (p_.write_drain_cycles > 0) lat += std::int64_t(std::lround(p_.write_drain_cycles * writes_.utilisation(t, dram_.rate)));
   // reads also queue in the memory controllers behind other requests: M/M/1-like waiting time
   // dram_queue · u/(1-u) at DRAM utilisation u (busy fraction over the same window), u capped
   if (p_.dram_queue_cycles > 0) {
-    double u = std::min(dram_utilisation(t), p_.dram_queue_max_util);
+    double u = std::min(dram_busy_.utilisation(t, dram_.rate), p_.dram_queue_max_util);
     lat += std::int64_t(std::lround(p_.dram_queue_cycles * u / (1.0 - u)));
   }
   std::int64_t ready = std::max<std::int64_t>(std::int64_t(t) + lat, std::int64_t(std::ceil(done)));

@@ -1,4 +1,6 @@
 #pragma once
+#include <algorithm>
+#include <cmath>
 // Global-memory timing of the warp model: per-SM L1 (sectored, tag stage of a few lines per
 // cycle, SM↔L2 port), one L2 shared by all SMs (sectored, sliced by a hashed index, bandwidth
 // server), and device memory (latency plus a bandwidth server, fetched in dram_access_bytes).
@@ -17,6 +19,21 @@ namespace hwsim::warp {
 struct MemoryStats {
   std::uint64_t requests = 0, sectors = 0, lines = 0;
   std::uint64_t l1_hit_sectors = 0, l2_hit_sectors = 0, dram_sectors = 0, store_sectors = 0;
+};
+
+// Recent load on a server: what was added decays with a time constant of kWindow cycles, so
+// load / kWindow is the recent rate; utilisation() divides it by the server's rate (capped at 1).
+struct DecayingLoad {
+  static constexpr double kWindow = 2048;  // cycles
+  double load = 0, since = 0;
+  void add(double t, double amount) { decay_to(t); load += amount; }
+  double utilisation(double t, double server_rate) {
+    decay_to(t);
+    return std::min(1.0, load / kWindow / server_rate);
+  }
+  void decay_to(double t) {
+    if (t > since) load *= std::exp(-(t - since) / kWindow), since = t;
+  }
 };
 
 class MemorySystem {
@@ -44,12 +61,10 @@ class MemorySystem {
   double write_share_ = 0;
   // recent DRAM write rate (bytes per cycle, exponentially averaged over ~write_window cycles):
   // reads wait behind write drains in proportion to the write utilisation
-  double write_rate_ = 0, write_t_ = 0;
-  double write_utilisation(double t);
+  DecayingLoad writes_;  // bytes written, for the write-drain term
   // recent DRAM busy time (reads and writes, in rate-bytes, same window): reads queue in the
   // memory controllers, M/M/1-like: + dram_queue · u/(1-u), u capped at dram_queue_max_util
-  double busy_rate_ = 0, busy_t_ = 0;
-  double dram_utilisation(double t);
+  DecayingLoad dram_busy_;  // DRAM cost of reads and writes, for the queueing term
   std::vector<std::uint64_t> open_row_;
   const WarpParams& p_;
   std::vector<std::unique_ptr<SectorCache>> l1_;
