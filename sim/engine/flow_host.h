@@ -2,7 +2,6 @@
 // SystemC host of a FlowNetwork: components start flows with a completion callback. The host
 // sleeps until the next completion; nothing ticks. Callbacks run in SC_METHOD context.
 #include <functional>
-#include <unordered_map>
 
 #include "sim/engine/flow_network.h"
 #include "sim/engine/systemc.h"

@@ -35,25 +35,19 @@ std::optional<std::string> dtype_or_bf16(const nlohmann::json& r, const char* ke
   return std::string(dtype_name(*t));
 }
 
-// decode_step: one decode step of `layers` layers (70B records keep 8 of 80: layers=8).
-std::optional<PredictionPlan> decode_step_plan(const Measurement& m) {
+// decode_step (`context` tokens cached) and prefill_step (`prompt` tokens, causal): one step of
+// `layers` layers (the 70B records keep 8 of 80: layers=8), spelled as the phase's spec.
+std::optional<PredictionPlan> step_plan(const Measurement& m, const char* phase, const char* length) {
   auto model = text(m.fields, "model");
-  auto batch = whole(m.fields, "batch"), context = whole(m.fields, "context"), layers = whole(m.fields, "layers");
+  auto batch = whole(m.fields, "batch"), tokens = whole(m.fields, length), layers = whole(m.fields, "layers");
   auto weights = dtype_or_bf16(m.fields, "weights"), kv = dtype_or_bf16(m.fields, "kv");
-  if (!model || !batch || !context || !layers || !weights || !kv) return std::nullopt;
-  return plan_for(fmt::format("decode:model={},batch={},context={},layers={},weights={},kv={}", *model, *batch,
-                              *context, *layers, *weights, *kv));
+  if (!model || !batch || !tokens || !layers || !weights || !kv) return std::nullopt;
+  return plan_for(fmt::format("{}:model={},batch={},{}={},layers={},weights={},kv={}", phase, *model, *batch, length,
+                              *tokens, *layers, *weights, *kv));
 }
 
-// prefill_step: one causal forward pass over batch·prompt tokens, LM head on the last token.
-std::optional<PredictionPlan> prefill_step_plan(const Measurement& m) {
-  auto model = text(m.fields, "model");
-  auto batch = whole(m.fields, "batch"), prompt = whole(m.fields, "prompt"), layers = whole(m.fields, "layers");
-  auto weights = dtype_or_bf16(m.fields, "weights"), kv = dtype_or_bf16(m.fields, "kv");
-  if (!model || !batch || !prompt || !layers || !weights || !kv) return std::nullopt;
-  return plan_for(fmt::format("prefill:model={},batch={},prompt={},layers={},weights={},kv={}", *model, *batch,
-                              *prompt, *layers, *weights, *kv));
-}
+std::optional<PredictionPlan> decode_step_plan(const Measurement& m) { return step_plan(m, "decode", "context"); }
+std::optional<PredictionPlan> prefill_step_plan(const Measurement& m) { return step_plan(m, "prefill", "prompt"); }
 
 // attention: one SDPA call. The measured causal cases have q_len = kv_len, where top-left and
 // bottom-right alignment of the mask agree.
