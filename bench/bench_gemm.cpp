@@ -7,7 +7,7 @@
 
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
-#include "sim/simulate.h"
+#include "app/simulate.h"
 #include "workloads/workload.h"
 
 int main(int argc, char** argv) {
@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
       getrusage(RUSAGE_SELF, &usage);
       int ctas = 0;
       for (const auto& s : result.steps)
-        for (const auto& k : s.kernels) ctas += k.ctas;
+        for (const auto& k : s.records) ctas += int(k.detail("ctas"));
       return fmt::format("{:<44} {:>12.2f} {:>10} {:>14.1f}", spec, ms, ctas, usage.ru_maxrss / 1024.0);
     });
     fmt::print("{}\n", line);

@@ -7,7 +7,7 @@
 
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
-#include "sim/simulate.h"
+#include "app/simulate.h"
 #include "workloads/workload.h"
 
 int main(int argc, char** argv) {
@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
       struct rusage usage{};
       getrusage(RUSAGE_SELF, &usage);
       std::size_t kernels = 0;
-      for (const auto& s : result.steps) kernels += s.kernels.size();
+      for (const auto& s : result.steps) kernels += s.records.size();
       return fmt::format("{:<58} {:>10.3f} {:>9} {:>14.1f} {:>12.6f}", spec, wall, kernels, usage.ru_maxrss / 1024.0,
                          result.seconds);
     });

@@ -1,10 +1,10 @@
 #pragma once
 // Named, self-registering implementations of an interface (Ramulator 2 style).
 //
-//   // models/gpu/tile/tile_core.cpp
-//   HWSIM_REGISTER(GpuCoreModel, TileCoreModel, "tile", "CTA tiles in waves over bandwidth servers");
+//   // models/gpu/gpu_device.cpp
+//   HWSIM_REGISTER(Device, GpuDevice, "gpu", "SMs running CTA tiles in waves");
 //
-// A chip file then chooses it by name (gpu.core.model = "tile"). Registration happens during
+// A chip file then chooses it by name (kind = "gpu"). Registration happens during
 // static initialisation; the project links every object file (one OBJECT library), so no
 // registration is dropped by the linker.
 #include <functional>
@@ -51,7 +51,7 @@ class Registry {
                                            const std::string& key) {
     auto it = entries().find(name);
     if (it == entries().end()) {
-      config_error(key + ": unknown " + std::string(Interface::kind_name) + " model '" + name +
+      config_error(key + ": unknown " + std::string(Interface::kind_name) + " '" + name +
                    "'; known: " + join(names()) + did_you_mean(name, names()));
     }
     return it->second.factory(config);

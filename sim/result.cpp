@@ -6,56 +6,118 @@
 namespace hwsim {
 
 namespace {
-void finalize_kernel(KernelRecord& k) {
+double ratio(double part, double whole) { return whole > 0 ? part / whole : 0; }
+
+double find_bytes(const std::vector<LevelTraffic>& traffic, std::string_view level) {
+  for (const auto& t : traffic)
+    if (t.level == level) return t.bytes;
+  return 0;
+}
+
+void add_traffic(std::vector<LevelTraffic>& into, const LevelTraffic& t) {
+  for (auto& have : into)
+    if (have.level == t.level) { have.bytes += t.bytes; return; }
+  into.push_back(t);
+}
+
+void finalize_record(WorkRecord& k) {
   k.seconds = k.end - k.start;
-  double compute_floor = k.peak_flop_rate > 0 ? k.flops / k.peak_flop_rate : 0;
-  double memory_floor = k.peak_hbm_bandwidth > 0 ? k.min_bytes / k.peak_hbm_bandwidth : 0;
+  k.memory_bytes = k.traffic.empty() ? 0 : k.traffic.back().bytes;
+  double compute_floor = ratio(k.flops, k.peak_flop_rate);
+  double memory_floor = ratio(k.min_bytes, k.peak_memory_bandwidth);
   k.roofline_floor = std::max(compute_floor, memory_floor);
-  k.arithmetic_intensity = k.min_bytes > 0 ? k.flops / k.min_bytes : 0;
-  k.ridge_point = k.peak_hbm_bandwidth > 0 ? k.peak_flop_rate / k.peak_hbm_bandwidth : 0;
+  k.arithmetic_intensity = ratio(k.flops, k.min_bytes);
+  k.ridge_point = ratio(k.peak_flop_rate, k.peak_memory_bandwidth);
   k.bound = compute_floor >= memory_floor ? "compute" : "memory";
-  k.achieved_flop_rate = k.seconds > 0 ? k.flops / k.seconds : 0;
-  k.hbm_bandwidth_achieved = k.seconds > 0 ? k.hbm_bytes / k.seconds : 0;
+  k.achieved_flop_rate = ratio(k.flops, k.seconds);
+  k.memory_bandwidth_achieved = ratio(k.memory_bytes, k.seconds);
+}
+
+void add_breakdown(TimeBreakdown& into, const TimeBreakdown& b) {
+  into.compute += b.compute;
+  into.memory += b.memory;
+  into.communication += b.communication;
+  into.overhead += b.overhead;
+  into.idle += b.idle;
+}
+
+// Rolls the records' details up by each detail's rule; first-seen order.
+std::vector<Detail> roll_up_details(const RunResult& r) {
+  std::vector<Detail> out;
+  std::vector<double> weight;
+  for (const auto& step : r.steps)
+    for (const auto& k : step.records)
+      for (const auto& d : k.details) {
+        if (d.rollup == Rollup::none) continue;
+        auto it = std::find_if(out.begin(), out.end(), [&](const Detail& o) { return o.key == d.key; });
+        if (it == out.end()) {
+          out.push_back({d.key, d.rollup == Rollup::max ? d.value : 0, d.rollup});
+          weight.push_back(0);
+          it = out.end() - 1;
+        }
+        std::size_t i = std::size_t(it - out.begin());
+        if (d.rollup == Rollup::sum) it->value += d.value;
+        if (d.rollup == Rollup::max) it->value = std::max(it->value, d.value);
+        if (d.rollup == Rollup::time_mean) it->value += d.value * k.seconds, weight[i] += k.seconds;
+      }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i].rollup == Rollup::time_mean) out[i].value = ratio(out[i].value, weight[i]);
+  return out;
 }
 }  // namespace
 
+double WorkRecord::bytes_at(std::string_view level) const { return find_bytes(traffic, level); }
+double RunResult::bytes_at(std::string_view level) const { return find_bytes(traffic, level); }
+
+double WorkRecord::detail(std::string_view key) const {
+  for (const auto& d : details)
+    if (d.key == key) return d.value;
+  return 0;
+}
+double RunResult::detail(std::string_view key) const {
+  for (const auto& d : details)
+    if (d.key == key) return d.value;
+  return 0;
+}
+
 void finalize(RunResult& r) {
-  r.seconds = r.flops = r.min_bytes = r.l2_bytes = r.hbm_bytes = r.roofline_floor = r.energy = 0;
+  r.seconds = r.flops = r.min_bytes = r.roofline_floor = r.energy = 0;
+  r.traffic.clear();
   r.breakdown = {};
+  for (const auto& level : r.memory_levels) r.traffic.push_back({level, 0});
   std::map<double, double> flops_by_peak;
   for (auto& step : r.steps) {
     r.seconds += step.seconds;
-    double kernel_time = 0;
-    for (auto& k : step.kernels) {
-      finalize_kernel(k);
-      kernel_time += k.seconds;
+    double record_time = 0;
+    for (auto& k : step.records) {
+      finalize_record(k);
+      record_time += k.seconds;
       r.flops += k.flops;
       r.min_bytes += k.min_bytes;
-      r.l2_bytes += k.l2_bytes;
-      r.hbm_bytes += k.hbm_bytes;
+      for (const auto& t : k.traffic) add_traffic(r.traffic, t);
       r.roofline_floor += k.roofline_floor;
       r.energy += k.energy;
-      r.breakdown.math += k.breakdown.math;
-      r.breakdown.memory_wait += k.breakdown.memory_wait;
-      r.breakdown.overhead += k.breakdown.overhead;
-      r.breakdown.idle += k.breakdown.idle;
+      add_breakdown(r.breakdown, k.breakdown);
       flops_by_peak[k.peak_flop_rate] += k.flops;
-      r.peak_hbm_bandwidth = std::max(r.peak_hbm_bandwidth, k.peak_hbm_bandwidth);
+      r.peak_memory_bandwidth = std::max(r.peak_memory_bandwidth, k.peak_memory_bandwidth);
     }
-    r.breakdown.overhead += std::max(0.0, step.seconds - kernel_time);  // gaps between kernels
+    r.breakdown.overhead += std::max(0.0, step.seconds - record_time);  // gaps between records
   }
   double most = -1;
   for (const auto& [peak, flops] : flops_by_peak)
     if (flops > most) most = flops, r.peak_flop_rate = peak;
-  r.achieved_flop_rate = r.seconds > 0 ? r.flops / r.seconds : 0;
-  r.times_floor = r.roofline_floor > 0 ? r.seconds / r.roofline_floor : 0;
-  r.average_power = r.seconds > 0 ? r.energy / r.seconds : 0;
+  r.memory_bytes = r.traffic.empty() ? 0 : r.traffic.back().bytes;
+  r.bandwidth.clear();
+  for (const auto& t : r.traffic) r.bandwidth.push_back({t.level, ratio(t.bytes, r.seconds)});
+  r.details = roll_up_details(r);
+  r.achieved_flop_rate = ratio(r.flops, r.seconds);
+  r.times_floor = ratio(r.seconds, r.roofline_floor);
+  r.average_power = ratio(r.energy, r.seconds);
   r.above_tdp = r.tdp > 0 && r.average_power > r.tdp;
   r.percent_of_peak = r.peak_flop_rate > 0 ? 100.0 * r.achieved_flop_rate / r.peak_flop_rate : 0;
-  r.hbm_bandwidth_achieved = r.seconds > 0 ? r.hbm_bytes / r.seconds : 0;
-  r.l2_bandwidth_achieved = r.seconds > 0 ? r.l2_bytes / r.seconds : 0;
-  r.arithmetic_intensity = r.min_bytes > 0 ? r.flops / r.min_bytes : 0;
-  r.ridge_point = r.peak_hbm_bandwidth > 0 ? r.peak_flop_rate / r.peak_hbm_bandwidth : 0;
+  r.memory_bandwidth_achieved = ratio(r.memory_bytes, r.seconds);
+  r.arithmetic_intensity = ratio(r.flops, r.min_bytes);
+  r.ridge_point = ratio(r.peak_flop_rate, r.peak_memory_bandwidth);
   r.bound = r.arithmetic_intensity >= r.ridge_point ? "compute" : "memory";
 }
 

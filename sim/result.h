@@ -1,79 +1,125 @@
 #pragma once
-// What a simulation produced, as plain structs (ChampSim style). Models fill the raw fields;
-// finalize() derives every metric once; printers in viz/ only format, never compute.
+// What a simulation produced, as plain structs (ChampSim style), the same for every kind of
+// device. A device fills the raw fields of one WorkRecord per unit of work (a GPU kernel, a TPU
+// fused op, later a collective); finalize() derives every metric once; printers in viz/ only
+// format, never compute.
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "sim/result_llm.h"
 
 namespace hwsim {
 
-// Where a kernel's time went, in seconds, averaged over the chip's SMs (they sum to the kernel's
-// duration): math = tensor/CUDA cores busy; memory_wait = SM stalled on L2/HBM beyond its math;
-// overhead = launch, pipeline fill and per-CTA setup; idle = SMs without work (tail of the last
-// wave, or a grid smaller than the chip).
+// Where a record's time went, in seconds averaged over the device's compute units (they sum to
+// the record's duration): compute = math units busy; memory = units stalled on memory beyond their
+// math; communication = waiting on links to other chips; overhead = launch/dispatch, pipeline
+// fill and drain, per-unit set-up; idle = units without work (a tail, or work too small for the
+// chip).
 struct TimeBreakdown {
-  double math = 0;
-  double memory_wait = 0;
+  double compute = 0;
+  double memory = 0;
+  double communication = 0;
   double overhead = 0;
   double idle = 0;
+  double total() const { return compute + memory + communication + overhead + idle; }
 };
 
-struct KernelRecord {
-  // filled by the model
-  std::string name;          // op name, "layer0.qkv_proj"
+// Bytes one memory level served (reads + writes at that level).
+struct LevelTraffic {
+  std::string level;  // as the device names it: "l2", "hbm", "vmem"
+  double bytes = 0;
+};
+
+// How finalize() combines a detail over a run.
+enum class Rollup {
+  sum,         // counts: CTAs, folds
+  time_mean,   // rates and fractions: weighted by each record's seconds
+  max,
+  none,        // per record only
+};
+
+// A kind-specific figure of a record ("waves", "mxu_utilisation"), documented where the device
+// fills it.
+struct Detail {
+  std::string key;
+  double value = 0;
+  Rollup rollup = Rollup::none;
+};
+
+struct WorkRecord {
+  // filled by the device
+  std::string name;          // op name, "L0.qkv_proj"
   std::string op_class;      // "gemm", "attention", "norm", ...
   std::string config;        // how it was lowered: "tile 128x256x64 st4 splitk1 cluster2"
   std::string dtype;         // math dtype
-  double start = 0, end = 0; // seconds from the start of the step (start: the launch begins)
-  double launch = 0;         // of which the launch (before the first CTA runs)
+  double start = 0, end = 0; // seconds from the start of the step (start: its launch begins)
+  double launch = 0;         // of which the launch or dispatch, before any work runs
   double flops = 0;
-  double min_bytes = 0;      // each input read once, each output written once
-  double l2_bytes = 0;       // traffic at L2 (hits + misses)
-  double hbm_bytes = 0;      // traffic at device memory
-  int ctas = 0, ctas_per_sm = 0, sms_used = 0;
-  double waves = 0;
-  double peak_flop_rate = 0; // for this kernel's dtype
-  double peak_hbm_bandwidth = 0;
+  double min_bytes = 0;      // each input read once, each output written once (main memory)
+  std::vector<LevelTraffic> traffic;  // per memory level, near → far; the last is main memory
+  double peak_flop_rate = 0;          // of the device for this record's dtype
+  double peak_memory_bandwidth = 0;   // main memory, datasheet
   TimeBreakdown breakdown;
-  double energy = 0;         // joules (idle power over the kernel's time + its operations)
+  double energy = 0;         // joules
+  std::vector<Detail> details;
   // derived by finalize()
   double seconds = 0;
-  double roofline_floor = 0; // max(flops / peak, min_bytes / peak bandwidth)
-  double arithmetic_intensity = 0;  // flops / min_bytes
-  double ridge_point = 0;           // peak_flop_rate / peak_hbm_bandwidth
-  std::string bound;                // "compute" or "memory" (by intensity vs ridge)
-  double achieved_flop_rate = 0, hbm_bandwidth_achieved = 0;
+  double memory_bytes = 0;           // main-memory traffic (the last level of `traffic`)
+  double roofline_floor = 0;         // max(flops / peak, min_bytes / peak bandwidth)
+  double arithmetic_intensity = 0;   // flops / min_bytes
+  double ridge_point = 0;            // peak_flop_rate / peak_memory_bandwidth
+  std::string bound;                 // "compute" or "memory" (by intensity vs ridge)
+  double achieved_flop_rate = 0, memory_bandwidth_achieved = 0;
+
+  double bytes_at(std::string_view level) const;   // 0 when the level is not listed
+  double detail(std::string_view key) const;       // 0 when absent
 };
 
 struct StepResult {
   std::string label;
-  std::vector<KernelRecord> kernels;
-  double seconds = 0;        // filled by the model: wall time of the step
+  std::vector<WorkRecord> records;
+  double seconds = 0;        // filled by the runner: wall time of the step
 };
 
 struct RunResult {
+  // filled by the runner from the device
   std::string level;         // fidelity level that produced it: "tile", "warp", "bound"
+  std::string device_kind;   // "gpu", "systolic"
+  std::string unit;          // what one record is: "kernel", "fused op"
+  std::string summary_detail;// the detail a text table shows per record ("waves", "mxu_utilisation")
+  std::string compute_unit;  // what the breakdown averages over ("SMs", "TensorCores")
+  std::vector<std::string> memory_levels;  // near → far; the last is main memory
+  double tdp = 0;            // the chip's power limit
   std::vector<StepResult> steps;
   // derived by finalize()
   double seconds = 0;        // whole workload
-  double flops = 0, min_bytes = 0, l2_bytes = 0, hbm_bytes = 0;
-  double roofline_floor = 0; // sum of kernel floors
+  double flops = 0, min_bytes = 0;
+  std::vector<LevelTraffic> traffic;   // per level, summed over records
+  std::vector<LevelTraffic> bandwidth; // per level: bytes / seconds
+  double memory_bytes = 0;             // main memory
+  double roofline_floor = 0; // sum of record floors
   double times_floor = 0;    // seconds / roofline_floor: how far from the physical limit
   double achieved_flop_rate = 0;
   double percent_of_peak = 0;      // achieved / peak of the dominant dtype
-  double peak_flop_rate = 0;       // of the kernel class holding most FLOPs
-  double peak_hbm_bandwidth = 0;
-  double hbm_bandwidth_achieved = 0, l2_bandwidth_achieved = 0;
+  double peak_flop_rate = 0;       // of the dtype holding most FLOPs
+  double peak_memory_bandwidth = 0;
+  double memory_bandwidth_achieved = 0;
   double arithmetic_intensity = 0, ridge_point = 0;
   std::string bound;
-  TimeBreakdown breakdown;   // summed over kernels, plus gaps between kernels as overhead
-  double energy = 0;         // joules, all kernels
+  TimeBreakdown breakdown;   // summed over records, plus gaps between records as overhead
+  std::vector<Detail> details;  // records' details rolled up (Rollup::none ones left out)
+  double energy = 0;         // joules, all records
   double average_power = 0;  // watts: energy / seconds
-  double tdp = 0;            // the chip's board power limit (set by the model)
   bool above_tdp = false;    // average power over the limit: a real chip would lower its clock,
                              // which the model does not simulate
+  LlmMetrics llm;            // language-model metrics (llm.present false for other workloads)
+
+  double bytes_at(std::string_view level) const;   // run traffic at a level, 0 when not listed
+  double detail(std::string_view key) const;
 };
 
-// Computes every derived field of `result` from the raw ones.
+// Computes every derived field of `result` from the raw ones (LLM metrics apart: app/simulate).
 void finalize(RunResult& result);
 
 }  // namespace hwsim

@@ -16,26 +16,22 @@ nlohmann::json track_name(int track, const std::string& name) {
 
 nlohmann::json kernel_timeline_trace(const RunResult& r) {
   nlohmann::json events = nlohmann::json::array();
-  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "GPU (" + r.level + " level)"}}}});
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", r.device_kind + " (" + r.level + " level)"}}}});
   events.push_back(track_name(kStepsTrack, "steps"));
-  events.push_back(track_name(kKernelsTrack, "kernels"));
+  events.push_back(track_name(kKernelsTrack, r.unit + "s"));
   double step_start = 0;  // steps run back to back
   for (const auto& step : r.steps) {
     events.push_back(complete_event(step.label, "step", kStepsTrack, step_start, step.seconds,
-                                    {{"kernels", step.kernels.size()}}));
-    for (const auto& k : step.kernels) {
+                                    {{"records", step.records.size()}}));
+    for (const auto& k : step.records) {
       double start = step_start + k.start;
       if (k.launch > 0) events.push_back(complete_event("launch", "launch", kKernelsTrack, start, k.launch, nlohmann::json::object()));
+      nlohmann::json args = {{"lowering", k.config}, {"bound", k.bound}, {"flops", k.flops},
+                             {"roofline_floor_us", k.roofline_floor * 1e6}};
+      for (const auto& t : k.traffic) args[t.level + "_bytes"] = t.bytes;
+      for (const auto& d : k.details) args[d.key] = d.value;
       events.push_back(complete_event(k.name, k.op_class, kKernelsTrack, start + k.launch, k.seconds - k.launch,
-                                      {{"lowering", k.config},
-                                       {"bound", k.bound},
-                                       {"flops", k.flops},
-                                       {"hbm_bytes", k.hbm_bytes},
-                                       {"l2_bytes", k.l2_bytes},
-                                       {"ctas", k.ctas},
-                                       {"sms_used", k.sms_used},
-                                       {"waves", k.waves},
-                                       {"roofline_floor_us", k.roofline_floor * 1e6}}));
+                                      std::move(args)));
     }
     step_start += step.seconds;
   }

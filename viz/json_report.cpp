@@ -1,47 +1,78 @@
 #include "viz/json_report.h"
 
-#include "sim/llm_metrics.h"
+#include <cmath>
+#include <cstdint>
 
 namespace hwsim {
 
 namespace {
+// Old names (math, memory_wait) kept beside the generic ones: scripts rely on them.
 nlohmann::json breakdown_json(const TimeBreakdown& b) {
-  return {{"math", b.math}, {"memory_wait", b.memory_wait}, {"overhead", b.overhead}, {"idle", b.idle}};
+  return {{"compute", b.compute},   {"memory", b.memory}, {"communication", b.communication},
+          {"overhead", b.overhead}, {"idle", b.idle},     {"math", b.compute},
+          {"memory_wait", b.memory}};
+}
+
+// A whole number stays an integer in JSON (counts such as ctas), anything else a float.
+nlohmann::json number(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 9e15) return std::int64_t(v);
+  return v;
+}
+
+nlohmann::json details_json(const std::vector<Detail>& details) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& d : details) out[d.key] = number(d.value);
+  return out;
+}
+
+// {"min": ..., "<level>": bytes ...} near → far.
+nlohmann::json bytes_json(double min_bytes, const std::vector<LevelTraffic>& traffic) {
+  nlohmann::json out = {{"min", min_bytes}};
+  for (const auto& t : traffic) out[t.level] = t.bytes;
+  return out;
+}
+
+std::string main_level(const std::vector<LevelTraffic>& traffic) {
+  return traffic.empty() ? std::string("memory") : traffic.back().level;
 }
 }  // namespace
 
-nlohmann::json kernel_json(const KernelRecord& k) {
-  return {{"name", k.name},
-          {"op_class", k.op_class},
-          {"config", k.config},
-          {"dtype", k.dtype},
-          {"start", k.start},
-          {"end", k.end},
-          {"launch", k.launch},
-          {"seconds", k.seconds},
-          {"flops", k.flops},
-          {"bytes", {{"min", k.min_bytes}, {"l2", k.l2_bytes}, {"hbm", k.hbm_bytes}}},
-          {"ctas", k.ctas},
-          {"ctas_per_sm", k.ctas_per_sm},
-          {"sms_used", k.sms_used},
-          {"waves", k.waves},
-          {"achieved_flop_rate", k.achieved_flop_rate},
-          {"hbm_bandwidth", k.hbm_bandwidth_achieved},
-          {"roofline_floor", k.roofline_floor},
-          {"arithmetic_intensity", k.arithmetic_intensity},
-          {"ridge_point", k.ridge_point},
-          {"bound", k.bound},
-          {"time_breakdown", breakdown_json(k.breakdown)},
-          {"energy", k.energy}};
+// One record. Kind-specific details appear both under "details" and as top-level fields (the
+// GPU's ctas, ctas_per_sm, sms_used and waves have always been there).
+nlohmann::json kernel_json(const WorkRecord& k) {
+  nlohmann::json j = {{"name", k.name},
+                      {"op_class", k.op_class},
+                      {"config", k.config},
+                      {"dtype", k.dtype},
+                      {"start", k.start},
+                      {"end", k.end},
+                      {"launch", k.launch},
+                      {"seconds", k.seconds},
+                      {"flops", k.flops},
+                      {"bytes", bytes_json(k.min_bytes, k.traffic)},
+                      {"achieved_flop_rate", k.achieved_flop_rate},
+                      {main_level(k.traffic) + "_bandwidth", k.memory_bandwidth_achieved},
+                      {"roofline_floor", k.roofline_floor},
+                      {"arithmetic_intensity", k.arithmetic_intensity},
+                      {"ridge_point", k.ridge_point},
+                      {"bound", k.bound},
+                      {"time_breakdown", breakdown_json(k.breakdown)},
+                      {"energy", k.energy},
+                      {"details", details_json(k.details)}};
+  for (const auto& d : k.details) j[d.key] = number(d.value);
+  return j;
 }
 
 nlohmann::json result_json(const RunResult& r) {
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& s : r.steps) {
     nlohmann::json kernels = nlohmann::json::array();
-    for (const auto& k : s.kernels) kernels.push_back(kernel_json(k));
+    for (const auto& k : s.records) kernels.push_back(kernel_json(k));
     steps.push_back({{"label", s.label}, {"seconds", s.seconds}, {"kernels", kernels}});
   }
+  nlohmann::json bandwidth = nlohmann::json::object();
+  for (const auto& b : r.bandwidth) bandwidth[b.level] = b.bytes;
+  bandwidth[main_level(r.traffic) + "_peak"] = r.peak_memory_bandwidth;
   return {{"seconds", r.seconds},
           {"flops", r.flops},
           {"achieved_flop_rate", r.achieved_flop_rate},
@@ -52,10 +83,10 @@ nlohmann::json result_json(const RunResult& r) {
           {"arithmetic_intensity", r.arithmetic_intensity},
           {"ridge_point", r.ridge_point},
           {"bound", r.bound},
-          {"bytes", {{"min", r.min_bytes}, {"l2", r.l2_bytes}, {"hbm", r.hbm_bytes}}},
-          {"bandwidth", {{"l2", r.l2_bandwidth_achieved}, {"hbm", r.hbm_bandwidth_achieved},
-                         {"hbm_peak", r.peak_hbm_bandwidth}}},
+          {"bytes", bytes_json(r.min_bytes, r.traffic)},
+          {"bandwidth", bandwidth},
           {"time_breakdown", breakdown_json(r.breakdown)},
+          {"details", details_json(r.details)},
           {"energy", r.energy},
           {"average_power", r.average_power},
           {"tdp", r.tdp},
@@ -64,14 +95,14 @@ nlohmann::json result_json(const RunResult& r) {
 }
 
 namespace {
-// result.llm of a language-model run (sim/llm_metrics.h, plus the workload's memory facts);
-// null for workloads without tokens.
+// result.llm of a language-model run (RunResult::llm, plus the workload's memory facts); null for
+// workloads without tokens.
 nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
-  LlmMetrics m = compute_llm_metrics(workload, r);
+  const LlmMetrics& m = r.llm;
   if (!m.present) return nullptr;
   nlohmann::json by_class = nlohmann::json::object();
   for (const auto& [name, c] : m.by_class)
-    by_class[name] = {{"seconds", c.seconds}, {"roofline_floor", c.roofline_floor}, {"kernels", c.kernels}};
+    by_class[name] = {{"seconds", c.seconds}, {"roofline_floor", c.roofline_floor}, {"kernels", c.records}};
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& s : m.steps)
     steps.push_back({{"label", s.label}, {"phase", s.phase}, {"tokens", s.tokens}, {"seconds", s.seconds},
@@ -79,7 +110,7 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
   nlohmann::json by_operation = nlohmann::json::array();
   for (const auto& [name, op] : m.by_operation)
     by_operation.push_back({{"operation", name}, {"op_class", op.op_class}, {"seconds", op.seconds},
-                            {"roofline_floor", op.roofline_floor}, {"times_floor", op.times_floor}, {"kernels", op.kernels}, {"bound", op.bound},
+                            {"roofline_floor", op.roofline_floor}, {"times_floor", op.times_floor}, {"kernels", op.records}, {"bound", op.bound},
                             {"lowering", op.lowering}});
   nlohmann::json farthest = nlohmann::json::array();
   for (const auto& k : m.farthest_from_floor)
@@ -120,6 +151,7 @@ nlohmann::json run_document(const Config& config, const Workload& workload, cons
           {"chip", {{"name", config.text("name")}, {"file", config.chip_path()}}},
           {"workload", {{"spec", workload.spec}, {"kind", workload.kind}}},
           {"level", r.level},
+          {"device", {{"kind", r.device_kind}, {"unit", r.unit}, {"memory_levels", r.memory_levels}}},
           {"config", nlohmann::json::parse(config.resolved_json())},
           {"result", result}};
 }

@@ -8,7 +8,7 @@
 
 namespace hwsim {
 
-nlohmann::json kernel_json(const KernelRecord& k);
+nlohmann::json kernel_json(const WorkRecord& k);
 nlohmann::json result_json(const RunResult& r);
 // {"hwsim", "chip", "workload", "level", "config", "result"}
 nlohmann::json run_document(const Config& config, const Workload& workload, const RunResult& r);

@@ -1,10 +1,11 @@
 #include "viz/text_report.h"
 
+#include <cctype>
+#include <functional>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <ostream>
 
-#include "sim/llm_metrics.h"
 #include "sim/units.h"
 
 namespace hwsim {
@@ -12,9 +13,15 @@ namespace hwsim {
 namespace {
 std::string seconds(double s) { return format_quantity(s, Dimension::time, 4); }
 std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : "-"; }
+std::string upper(std::string s) {
+  for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+using Row = std::function<void(std::string_view, const std::string&)>;
+
 // Language-model section: only for workloads that produce tokens (decode, prefill, generate).
-void print_llm_section(std::ostream& out, const Workload& workload, const RunResult& r) {
-  LlmMetrics m = compute_llm_metrics(workload, r);
+void print_llm_section(std::ostream& out, const Workload& workload, const RunResult& r, const std::string& unit) {
+  const LlmMetrics& m = r.llm;
   if (!m.present) return;
   auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
   fmt::print(out, "\n  language model\n");
@@ -32,16 +39,15 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
                                    format_quantity(f.kv_bytes, Dimension::bytes),
                                    format_quantity(f.activation_bytes, Dimension::bytes)));
   }
-  fmt::print(out, "\n  {:<26} {:>12} {:>7} {:>12} {:>8}\n", "time by op class", "time", "share", "floor", "kernels");
+  fmt::print(out, "\n  {:<26} {:>12} {:>7} {:>12} {:>8}\n", "time by op class", "time", "share", "floor", unit + "s");
   for (const auto& [name, c] : m.by_class)
     fmt::print(out, "  {:<26} {:>12} {:>7} {:>12} {:>8}\n", name, seconds(c.seconds), percent(c.seconds, m.seconds),
-               name == "launch_gaps" ? std::string("-") : seconds(c.roofline_floor), c.kernels);
+               name == "launch_gaps" ? std::string("-") : seconds(c.roofline_floor), c.records);
   fmt::print(out, "\n  {:<22} {:>10} {:>7} {:>6} {:>7} {:>7}  {}\n", "time by operation", "time", "share", "x floor",
-             "kernels", "bound", "lowering (first kernel)");
+             unit + "s", "bound", "lowering (first " + unit + ")");
   for (const auto& [name, op] : m.by_operation)
     fmt::print(out, "  {:<22} {:>10} {:>7} {:>6.1f} {:>7} {:>7}  {}\n", name.substr(0, 22), seconds(op.seconds),
-               percent(op.seconds, m.seconds), op.times_floor, op.kernels,
-               op.bound, op.lowering);
+               percent(op.seconds, m.seconds), op.times_floor, op.records, op.bound, op.lowering);
   fmt::print(out, "\n  {:<34} {:>10} {:>10} {:>7} {:>7}\n", "farthest from roofline floor", "time", "floor", "x floor",
              "bound");
   for (const auto& k : m.farthest_from_floor)
@@ -49,11 +55,56 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
                seconds(k.roofline_floor), k.ratio, k.bound);
 }
 
+// Traffic per memory level, near → far; the last (main memory) against its datasheet peak.
+void print_traffic(const RunResult& r, const Row& row) {
+  for (std::size_t i = 0; i < r.traffic.size(); ++i) {
+    const auto& t = r.traffic[i];
+    double rate = i < r.bandwidth.size() ? r.bandwidth[i].bytes : 0;
+    bool main = i + 1 == r.traffic.size();
+    row(upper(t.level) + " traffic",
+        fmt::format("{}  at {}{}", format_quantity(t.bytes, Dimension::bytes), format_quantity(rate, Dimension::bandwidth),
+                    main ? fmt::format(" ({} of peak)", percent(rate, r.peak_memory_bandwidth)) : std::string()));
+  }
+}
+
+void print_breakdown(std::ostream& out, const RunResult& r, const Row& row) {
+  fmt::print(out, "\n  where the time went (averaged over {})\n", r.compute_unit);
+  const auto& b = r.breakdown;
+  auto line = [&](std::string_view label, double s) { row(label, fmt::format("{:>12}  {:>7}", seconds(s), percent(s, r.seconds))); };
+  line("  compute", b.compute);
+  line("  waiting on memory", b.memory);
+  if (b.communication > 0) line("  communication", b.communication);
+  line("  launch/fill/drain", b.overhead);
+  line(fmt::format("  idle {} (tail, small work)", r.compute_unit), b.idle);
+  if (r.details.empty()) return;
+  fmt::print(out, "\n  {} figures (whole run)\n", r.device_kind);
+  for (const auto& d : r.details) row("  " + d.key, fmt::format("{:.4g}", d.value));
+}
+
+void print_records(std::ostream& out, const RunResult& r) {
+  fmt::print(out, "\n  {:<24} {:>10} {:>9} {:>8} {:>9} {:>7}  {}\n", r.unit, "time", "TFLOP/s", "mem GB/s",
+             r.summary_detail.substr(0, 9), "bound", "lowering");
+  constexpr std::size_t kMaxShown = 40;
+  std::size_t total = 0;
+  for (const auto& step : r.steps) total += step.records.size();
+  std::size_t shown = 0;
+  for (const auto& step : r.steps) {
+    for (const auto& k : step.records) {
+      if (++shown > kMaxShown) break;
+      fmt::print(out, "  {:<24} {:>10} {:>9.1f} {:>8.0f} {:>9.3g} {:>7}  {}\n", k.name.substr(0, 24), seconds(k.seconds),
+                 k.achieved_flop_rate / 1e12, k.memory_bandwidth_achieved / 1e9, k.detail(r.summary_detail), k.bound,
+                 k.config);
+    }
+  }
+  if (total > kMaxShown) fmt::print(out, "  ... {} {}s in all (see --json)\n", total, r.unit);
+}
+
 }  // namespace
 
 void print_text_report(std::ostream& out, const Config& config, const Workload& workload, const RunResult& r) {
-  auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
-  fmt::print(out, "hwsim {} · chip {} ({}) · level {}\n", HWSIM_VERSION, config.text("name"), config.chip_path(), r.level);
+  Row row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
+  fmt::print(out, "hwsim {} · chip {} ({}, {}) · level {}\n", HWSIM_VERSION, config.text("name"), config.chip_path(),
+             r.device_kind, r.level);
   fmt::print(out, "workload {}\n\n", workload.spec);
   row("simulated time", seconds(r.seconds));
   row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor), r.times_floor));
@@ -61,44 +112,18 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
                               r.percent_of_peak, format_quantity(r.peak_flop_rate, Dimension::flop_rate)));
   row("arithmetic intensity", fmt::format("{:.1f} FLOP/B vs ridge {:.1f} FLOP/B → {}-bound", r.arithmetic_intensity,
                                           r.ridge_point, r.bound));
-  row("HBM traffic", fmt::format("{}  at {} ({} of peak)", format_quantity(r.hbm_bytes, Dimension::bytes),
-                                 format_quantity(r.hbm_bandwidth_achieved, Dimension::bandwidth),
-                                 percent(r.hbm_bandwidth_achieved, r.peak_hbm_bandwidth)));
-  row("L2 traffic", fmt::format("{}  at {}", format_quantity(r.l2_bytes, Dimension::bytes),
-                                format_quantity(r.l2_bandwidth_achieved, Dimension::bandwidth)));
+  print_traffic(r, row);
   row("energy", fmt::format("{}  (average {}{})", format_quantity(r.energy, Dimension::energy),
                             format_quantity(r.average_power, Dimension::power),
                             r.above_tdp ? fmt::format(", above the {} TDP: a real chip would lower its clock, "
                                                       "which is not simulated",
                                                       format_quantity(r.tdp, Dimension::power))
                                         : std::string()));
-  fmt::print(out, "\n  where the time went (averaged over SMs)\n");
-  const auto& b = r.breakdown;
-  row("  math", fmt::format("{:>12}  {:>7}", seconds(b.math), percent(b.math, r.seconds)));
-  row("  waiting on memory", fmt::format("{:>12}  {:>7}", seconds(b.memory_wait), percent(b.memory_wait, r.seconds)));
-  row("  launch/fill/epilogue", fmt::format("{:>12}  {:>7}", seconds(b.overhead), percent(b.overhead, r.seconds)));
-  row("  idle SMs (tail, small grid)", fmt::format("{:>12}  {:>7}", seconds(b.idle), percent(b.idle, r.seconds)));
-
-  if (workload.llm) {  // language models: the per-operation table of the LLM section instead
-    print_llm_section(out, workload, r);
-    fmt::print(out, "\n  every kernel, with its start, end, SMs and bytes per level: --json FILE\n");
-    return;
-  }
-  fmt::print(out, "\n  {:<24} {:>10} {:>9} {:>8} {:>7} {:>7}  {}\n", "kernel", "time", "TFLOP/s", "HBM GB/s",
-             "waves", "bound", "lowering");
-  constexpr std::size_t kMaxShown = 40;
-  std::size_t total = 0;
-  for (const auto& step : r.steps) total += step.kernels.size();
-  std::size_t shown = 0;
-  for (const auto& step : r.steps) {
-    for (const auto& k : step.kernels) {
-      if (++shown > kMaxShown) break;
-      fmt::print(out, "  {:<24} {:>10} {:>9.1f} {:>8.0f} {:>7.2f} {:>7}  {}\n", k.name.substr(0, 24), seconds(k.seconds),
-                 k.achieved_flop_rate / 1e12, k.hbm_bandwidth_achieved / 1e9, k.waves, k.bound, k.config);
-    }
-  }
-  if (total > kMaxShown) fmt::print(out, "  ... {} kernels in all (see --json)\n", total);
-  print_llm_section(out, workload, r);
+  print_breakdown(out, r, row);
+  if (!workload.llm) print_records(out, r);
+  print_llm_section(out, workload, r, r.unit);
+  if (workload.llm)
+    fmt::print(out, "\n  every {}, with its start, end, details and bytes per level: --json FILE\n", r.unit);
 }
 
 }  // namespace hwsim

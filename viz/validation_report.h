@@ -2,7 +2,7 @@
 // Printers for `hwsim validate`: the per-kind table and the per-record CSV.
 #include <iosfwd>
 
-#include "sim/validate/validate.h"
+#include "app/validate/validate.h"
 
 namespace hwsim {
 

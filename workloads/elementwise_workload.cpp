@@ -5,7 +5,7 @@
 
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
-#include "sim/validate/measurement.h"
+#include "app/validate/measurement.h"
 #include "workloads/workload.h"
 
 namespace hwsim {

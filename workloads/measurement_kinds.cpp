@@ -1,8 +1,8 @@
 // Measurement kinds the workloads can reproduce (see shared/calibration/README.md).
 #include <fmt/format.h>
 
-#include "sim/validate/measurement.h"
-#include "workloads/dtype.h"
+#include "app/validate/measurement.h"
+#include "ops/dtype.h"
 
 namespace hwsim {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/dtype.h"
+#include "ops/dtype.h"
 
 namespace hwsim {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/op_graph.h"
+#include "ops/op_graph.h"
 #include "workloads/spec.h"
 
 namespace hwsim {
@@ -48,6 +48,9 @@ struct Workload {
   std::string spec;          // the spec text as given
   std::vector<WorkloadStep> steps;
   std::optional<LlmFacts> llm;  // set by language-model workloads (decode, prefill, generate)
+  // The frontend pass the workload asks for (workloads/passes: "eager", "fused", "xla"); empty:
+  // the device's default.
+  std::string framework;
 };
 
 using WorkloadBuilder = std::function<Workload(const WorkloadSpec&)>;

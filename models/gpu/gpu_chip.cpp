@@ -6,10 +6,11 @@
 namespace hwsim {
 namespace {
 
-const ParamRegistration gpu_params({
-    text_param("name", "chip name shown in results"),
-    text_param("description", "one line about the chip and its sources").defaults_to(""),
-    text_param("gpu.core.model", "GPU core model: tile (CTA tiles in waves) or warp (SIMT lane by lane)")
+// Keys of a `kind = "gpu"` chip. memory.hbm.* and the shared power keys are declared in
+// models/memory/main_memory_params.cpp; name, description and kind in sim/config.
+const ParamRegistration gpu_params({"gpu"}, {
+    choice_param("gpu.core.model", {"tile", "warp"},
+                 "GPU core model: tile (workloads as CTA tiles in waves) or warp (kernel programs, SIMT lane by lane)")
         .defaults_to("tile"),
     count_param("gpu.sm_count", "streaming multiprocessors"),
     quantity_param("gpu.sm.clock", Dimension::frequency, "SM clock (max boost)"),
@@ -34,22 +35,12 @@ const ParamRegistration gpu_params({
     quantity_param("memory.l2.size", Dimension::bytes, "L2 cache capacity"),
     quantity_param("memory.l2.bandwidth", Dimension::bandwidth, "L2 bandwidth, all slices together"),
     quantity_param("memory.l2.latency", Dimension::time, "load-to-use latency of an L2 hit"),
-    quantity_param("memory.hbm.size", Dimension::bytes, "device memory capacity"),
-    quantity_param("memory.hbm.bandwidth", Dimension::bandwidth, "device memory bandwidth (datasheet)"),
-    quantity_param("memory.hbm.latency", Dimension::time, "load-to-use latency of a device-memory access"),
-    fraction_param("memory.hbm.efficiency", "achievable fraction of the datasheet bandwidth (refresh, "
-                   "bank and turnaround losses)").defaults_to("0.9"),
-    quantity_param("power.tdp", Dimension::power, "board power limit"),
-    quantity_param("power.idle", Dimension::power, "board power with nothing running (clocks up)").defaults_to("0 W")
-        .zero_allowed(),
     quantity_param("power.sm_active", Dimension::power,
                    "power of one SM while it holds work, beyond idle (clock tree, schedulers, register files, LSU)")
         .defaults_to("0 W").zero_allowed(),
     quantity_param("power.tensor_energy_per_flop", Dimension::energy, "energy of one dense tensor-core FLOP")
         .defaults_to("0 J").zero_allowed(),
     quantity_param("power.simt_energy_per_flop", Dimension::energy, "energy of one CUDA-core FP32 FLOP")
-        .defaults_to("0 J").zero_allowed(),
-    quantity_param("power.hbm_energy_per_byte", Dimension::energy, "energy of one byte read or written in HBM")
         .defaults_to("0 J").zero_allowed(),
     quantity_param("power.l2_energy_per_byte", Dimension::energy, "energy of one byte through L2 (SRAM and crossbar)")
         .defaults_to("0 J").zero_allowed(),

@@ -4,7 +4,7 @@
 #include <array>
 #include <string>
 
-#include "workloads/dtype.h"
+#include "ops/dtype.h"
 
 namespace hwsim {
 
@@ -12,7 +12,7 @@ class Config;
 
 struct GpuChip {
   std::string name;
-  std::string core_model;            // registered GpuCoreModel name ("tile", "warp")
+  std::string core_model;            // gpu.core.model: "tile" (workloads) or "warp" (kernel programs)
 
   // Streaming multiprocessors
   int sm_count = 0;

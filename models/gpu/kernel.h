@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "workloads/dtype.h"
+#include "ops/dtype.h"
+#include "ops/tensor_ids.h"
 
 namespace hwsim {
 
@@ -23,12 +24,7 @@ struct CtaWork {
   double scratch_bytes = 0;          // L2-only traffic (split-K partial sums)
 };
 
-// Which tensors a kernel reads and writes, for L2 reuse between kernels: ids >= 0 name a tensor,
-// split into kTensorBlock-byte L2 objects; -1 = no identity (streamed, never reused).
-struct TensorIds {
-  std::int64_t input = -1;
-  std::int64_t output = -1;
-};
+// Tensors (ops/tensor_ids.h) are split into kTensorBlock-byte L2 objects for reuse between kernels.
 constexpr double kTensorBlock = 65536;
 
 // The tile model simulates every CTA (and every output tile of a stream-K GEMM); beyond this many

@@ -40,16 +40,21 @@ class Config {
   const toml::table& resolved() const { return *resolved_; }
   std::string resolved_json() const;   // the same, as a JSON object
   const std::string& chip_path() const { return chip_path_; }
+  // The chip's device kind (`kind` in the file, "gpu" when absent): which components and keys it has.
+  const std::string& kind() const { return kind_; }
 
  private:
   friend Config load_config(const std::string&, const std::vector<std::string>&);
   std::string chip_path_;
+  std::string kind_;
   std::map<std::string, ParamValue> values_;
   std::unique_ptr<toml::table> resolved_;
 };
 
 // Loads a chip file, follows its `extends` chain, applies --set "KEY=VALUE" overrides in order,
-// checks every key against the ParamCatalog and every value against its declaration.
+// reads the chip's `kind`, checks every key against the ParamCatalog entries of that kind (scoped
+// configuration: only the components a kind instantiates are validated, defaulted or required)
+// and every value against its declaration.
 // Throws UserError(config) with one line: "FILE:LINE: KEY: what is wrong (what would be right)".
 // `chip` may be a path or a bare chip name ("h100" → configs/h100.toml).
 Config load_config(const std::string& chip, const std::vector<std::string>& overrides);

@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "sim/config/config.h"
+#include "sim/config/device_kinds.h"
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
 
@@ -222,11 +223,40 @@ void write_resolved(toml::table& root, const ParamValue& v) {
   }
 }
 
-const ParamDecl& declared_or_fail(const std::string& key, const std::string& at) {
+// The declaration of `key` for a chip of `kind`; an unknown key, or a key of another kind's
+// components, is one line naming the component and the key.
+const ParamDecl& declared_or_fail(const std::string& key, const std::string& kind, const std::string& at) {
   const auto& catalog = ParamCatalog::instance();
   const ParamDecl* d = catalog.find(key);
-  if (!d) config_error(fmt::format("{}: {}: unknown key{}", at, key, did_you_mean(key, catalog.keys())));
-  return *d;
+  if (d && applies_to(*d, kind)) return *d;
+  if (d)
+    config_error(fmt::format("{}: {}: not a parameter of a {} chip (a parameter of {} chips; "
+                             "`kind` chooses the components a chip has)",
+                             at, key, kind, join(d->kinds, " and ")));
+  std::string component = component_of(key);
+  std::string in = component.empty() ? "" : " in [" + component + "]";
+  config_error(fmt::format("{}: {}: unknown key{} of a {} chip{}", at, key, in, kind,
+                           did_you_mean(key, catalog.keys_for(kind))));
+}
+
+// The chip's device kind: `kind` from the merged files (or --set), else the declared default; it
+// must name a registered device kind.
+std::string chip_kind(const toml::table& merged, const std::vector<std::string>& overrides,
+                      const std::string& chip_path) {
+  std::string kind = "gpu", at = chip_path;
+  if (const auto* node = merged.get("kind")) {
+    auto text = node->value<std::string>();
+    at = where(*node, chip_path);
+    if (!text) config_error(fmt::format("{}: kind: expected a string (one of: {})", at, join(device_kinds())));
+    kind = *text;
+  }
+  for (const auto& assignment : overrides)
+    if (assignment.rfind("kind=", 0) == 0) kind = assignment.substr(5), at = "--set";
+  auto kinds = device_kinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    config_error(fmt::format("{}: kind: '{}' is not a device kind; known: {}{}", at, kind, join(kinds),
+                             did_you_mean(kind, kinds)));
+  return kind;
 }
 
 }  // namespace
@@ -264,9 +294,10 @@ Config load_config(const std::string& chip, const std::vector<std::string>& over
   // Values from the files.
   std::vector<std::pair<std::string, const toml::node*>> leaves;
   collect_leaves(merged, "", leaves);
+  config.kind_ = chip_kind(merged, overrides, config.chip_path_);
   for (const auto& [key, node] : leaves) {
     std::string at = where(*node, config.chip_path_);
-    const ParamDecl& d = declared_or_fail(key, at);
+    const ParamDecl& d = declared_or_fail(key, config.kind_, at);
     config.values_[key] = typed_value(d, node, "", at);
   }
   // --set overrides, in order.
@@ -275,15 +306,15 @@ Config load_config(const std::string& chip, const std::vector<std::string>& over
     if (eq == std::string::npos || eq == 0)
       config_error(fmt::format("--set {}: expected KEY=VALUE (e.g. --set memory.hbm.bandwidth=4.8TB/s)", assignment));
     std::string key = assignment.substr(0, eq);
-    const ParamDecl& d = declared_or_fail(key, "--set");
+    const ParamDecl& d = declared_or_fail(key, config.kind_, "--set");
     config.values_[key] = typed_value(d, nullptr, assignment.substr(eq + 1), "--set");
   }
   // Defaults and required keys.
   for (const auto& d : ParamCatalog::instance().all()) {
-    if (config.values_.count(d.key)) continue;
+    if (!applies_to(d, config.kind_) || config.values_.count(d.key)) continue;
     if (!d.default_value) {
-      config_error(fmt::format("{}: {}: missing required key ({}: {})", config.chip_path_, d.key,
-                               type_label(d), d.description));
+      config_error(fmt::format("{}: {}: missing required key of a {} chip ({}: {})", config.chip_path_, d.key,
+                               config.kind_, type_label(d), d.description));
     }
     config.values_[d.key] = typed_value(d, nullptr, *d.default_value, "default");
   }

@@ -87,8 +87,31 @@ std::vector<std::string> ParamCatalog::keys() const {
   return out;
 }
 
+std::vector<std::string> ParamCatalog::keys_for(const std::string& kind) const {
+  std::vector<std::string> out;
+  for (const auto& d : decls_)
+    if (applies_to(d, kind)) out.push_back(d.key);
+  return out;
+}
+
+bool applies_to(const ParamDecl& decl, const std::string& kind) {
+  return decl.kinds.empty() || std::find(decl.kinds.begin(), decl.kinds.end(), kind) != decl.kinds.end();
+}
+
+std::string component_of(const std::string& key) {
+  auto dot = key.rfind('.');
+  return dot == std::string::npos ? std::string() : key.substr(0, dot);
+}
+
 ParamRegistration::ParamRegistration(std::vector<ParamDecl> decls) {
   for (auto& d : decls) ParamCatalog::instance().add(std::move(d));
+}
+
+ParamRegistration::ParamRegistration(std::vector<std::string> kinds, std::vector<ParamDecl> decls) {
+  for (auto& d : decls) {
+    d.kinds = kinds;
+    ParamCatalog::instance().add(std::move(d));
+  }
 }
 
 }  // namespace hwsim

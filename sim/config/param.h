@@ -30,6 +30,8 @@ struct ParamDecl {
   std::string description;
   std::vector<std::string> choices;           // for ParamType::choice
   bool allow_zero = false;                    // quantity/real: may the value be 0?
+  std::vector<std::string> kinds;             // device kinds whose chips take this key (set by
+                                              // ParamRegistration); empty: every chip
 
   // Fluent modifiers, so declarations read as one line each.
   ParamDecl& defaults_to(std::string value) { default_value = std::move(value); return *this; }
@@ -49,6 +51,13 @@ ParamDecl bool_param(std::string key, std::string description);
 // "count", "fraction", "bandwidth", ... for listings and errors.
 std::string type_label(const ParamDecl& decl);
 
+// Does a chip of device kind `kind` take this key?
+bool applies_to(const ParamDecl& decl, const std::string& kind);
+
+// The component a key belongs to: its table, "systolic.mxu" for "systolic.mxu.rows" ("" for a
+// top-level key such as "name").
+std::string component_of(const std::string& key);
+
 // All declared parameters, sorted by key.
 class ParamCatalog {
  public:
@@ -57,14 +66,19 @@ class ParamCatalog {
   const ParamDecl* find(const std::string& key) const;
   const std::vector<ParamDecl>& all() const { return decls_; }
   std::vector<std::string> keys() const;
+  std::vector<std::string> keys_for(const std::string& kind) const;  // keys a chip of `kind` takes
 
  private:
   std::vector<ParamDecl> decls_;
 };
 
 // Put one of these at namespace scope in the .cpp of the component that owns the parameters.
+// Scoped configuration: `kinds` names the device kinds whose chip files take these keys (a chip
+// says `kind = "systolic"`); only those are validated, defaulted or required for such a chip.
+// Without `kinds` the keys belong to every chip (name, description, kind).
 struct ParamRegistration {
   explicit ParamRegistration(std::vector<ParamDecl> decls);
+  ParamRegistration(std::vector<std::string> kinds, std::vector<ParamDecl> decls);
 };
 
 }  // namespace hwsim

@@ -11,7 +11,7 @@
 // Plain C++ with no SystemC dependency: time is a double in seconds, advanced by the host.
 // Deterministic: the same calls in the same order give bit-identical results. Rates are
 // recomputed lazily, once after any number of starts and finishes at one instant.
-#include <array>
+#include <boost/container/small_vector.hpp>
 #include <functional>
 #include <cstdint>
 #include <initializer_list>
@@ -30,26 +30,21 @@ struct FlowDemand {
   double weight;  // bytes consumed at `resource` per byte of flow progress
 };
 
-// The resources a flow crosses: a few, kept inline (flows are created by the million).
+// The resources a flow crosses, any number of them: the first few are kept inline (flows are
+// created by the million and most cross at most four resources), more spill to the heap.
 class FlowDemands {
  public:
-  static constexpr std::size_t kCapacity = 4;
+  static constexpr std::size_t kInline = 4;
   FlowDemands() = default;
-  FlowDemands(std::initializer_list<FlowDemand> list) {
-    for (const auto& d : list) push_back(d);
-  }
-  void push_back(const FlowDemand& d) {
-    if (size_ == kCapacity) throw std::logic_error("FlowDemands: more than 4 resources");
-    items_[size_++] = d;
-  }
+  FlowDemands(std::initializer_list<FlowDemand> list) : items_(list.begin(), list.end()) {}
+  void push_back(const FlowDemand& d) { items_.push_back(d); }
   const FlowDemand* begin() const { return items_.data(); }
-  const FlowDemand* end() const { return items_.data() + size_; }
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
+  const FlowDemand* end() const { return items_.data() + items_.size(); }
+  std::size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
 
  private:
-  std::array<FlowDemand, kCapacity> items_{};
-  std::size_t size_ = 0;
+  boost::container::small_vector<FlowDemand, kInline> items_;
 };
 
 struct FlowSpec {

@@ -22,13 +22,15 @@ TEST_CASE("config: extends then --set precedence") {
   CHECK(c.text("name") == "H100 what-if");
 }
 
-TEST_CASE("config: the resolved configuration has every declared key with defaults and overrides") {
+TEST_CASE("config: the resolved configuration has every declared key of its kind with defaults and overrides") {
   Config c = load_config(fixture("config/good/minimal.toml"), {"memory.hbm.bandwidth=2 TB/s"});
+  CHECK(c.kind() == "gpu");  // the file names no kind: a GPU, as every chip file before kinds
   auto resolved = nlohmann::json::parse(c.resolved_json());
   for (const auto& decl : ParamCatalog::instance().all()) {
     std::string path = "/";
     for (char ch : decl.key) path.push_back(ch == '.' ? '/' : ch);  // gpu.sm.clock → /gpu/sm/clock
-    CHECK_MESSAGE(resolved.contains(nlohmann::json::json_pointer(path)), decl.key);
+    // Scoped configuration: a GPU chip holds the keys of its kind's components and no others.
+    CHECK_MESSAGE(resolved.contains(nlohmann::json::json_pointer(path)) == applies_to(decl, "gpu"), decl.key);
   }
   // A default the file does not set: gpu.sm.max_warps, declared with a default.
   const ParamDecl* warps = ParamCatalog::instance().find("gpu.sm.max_warps");

@@ -4,17 +4,17 @@
 
 #include <algorithm>
 
-#include "models/gpu/i_gpu_core.h"
+#include "sim/device/device.h"
 #include "sim/config/param.h"
 #include "sim/registry.h"
-#include "sim/validate/measurement.h"
+#include "app/validate/measurement.h"
 #include "workloads/workload.h"
 
 using namespace hwsim;
 
 TEST_CASE("registry: registrations survive linking") {
-  auto models = Registry<GpuCoreModel>::names();
-  CHECK(std::find(models.begin(), models.end(), "tile") != models.end());
+  auto kinds = Registry<Device>::names();
+  CHECK(std::find(kinds.begin(), kinds.end(), "gpu") != kinds.end());
   CHECK(WorkloadCatalog::entries().count("gemm") == 1);
   CHECK(MeasurementKinds::adapters().count("gemm") == 1);
   CHECK(ParamCatalog::instance().find("memory.hbm.bandwidth") != nullptr);

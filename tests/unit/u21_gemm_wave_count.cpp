@@ -4,7 +4,7 @@
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/gemm_lowering.h"
-#include "sim/simulate.h"
+#include "app/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
 
@@ -31,13 +31,13 @@ TEST_CASE("gemm tiling: CTA and wave count of a 4096x4096x4096 bf16 GEMM on H100
 
   RunResult r = simulate(config, WorkloadCatalog::build("gemm:M=4096,N=4096,K=4096,dtype=bf16"));
   REQUIRE(r.steps.size() == 1);
-  REQUIRE(r.steps[0].kernels.size() == 1);
-  const KernelRecord& k = r.steps[0].kernels[0];
-  CHECK(k.ctas == ctas);
-  CHECK(k.ctas_per_sm == t.ctas_per_sm);
-  CHECK(k.waves == doctest::Approx(waves));
-  CHECK(k.sms_used == std::min(ctas, chip.sm_count));
+  REQUIRE(r.steps[0].records.size() == 1);
+  const WorkRecord& k = r.steps[0].records[0];
+  CHECK(k.detail("ctas") == ctas);
+  CHECK(k.detail("ctas_per_sm") == t.ctas_per_sm);
+  CHECK(k.detail("waves") == doctest::Approx(waves));
+  CHECK(k.detail("sms_used") == std::min(ctas, chip.sm_count));
   // 4096 is divisible by every tile edge the libraries use: (4096/128)² = 1024 tiles of 128×128
   // would be 1024 / 132 = 7.76 waves at one CTA per SM; any tile gives at least one full wave.
-  CHECK(k.waves >= 1.0);
+  CHECK(k.detail("waves") >= 1.0);
 }

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "sim/simulate.h"
+#include "app/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
 

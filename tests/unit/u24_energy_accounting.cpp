@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/config/config.h"
-#include "sim/simulate.h"
+#include "app/simulate.h"
 #include "workloads/workload.h"
 
 using namespace hwsim;
@@ -31,9 +31,9 @@ TEST_CASE("energy: HBM energy alone gives joules per byte times the HBM bytes mo
   RunResult r = simulate(config, WorkloadCatalog::build("elementwise:op=copy,T=1,D=268435456,dtype=int8"));
   // Reads all 256 MiB from HBM and writes it back, except up to one L2 (50 MiB) of results still
   // dirty in the write-back L2 when the run ends.
-  CHECK(r.hbm_bytes >= 2.0 * 268435456 - 50.0 * 1048576 - 1);
-  CHECK(r.hbm_bytes <= 2.0 * 268435456 + 1);
-  CHECK(r.energy == doctest::Approx(1e-9 * r.hbm_bytes));
+  CHECK(r.bytes_at("hbm") >= 2.0 * 268435456 - 50.0 * 1048576 - 1);
+  CHECK(r.bytes_at("hbm") <= 2.0 * 268435456 + 1);
+  CHECK(r.energy == doctest::Approx(1e-9 * r.bytes_at("hbm")));
 }
 
 TEST_CASE("energy: tensor FLOP energy alone gives joules per FLOP times the FLOPs") {

@@ -1,16 +1,16 @@
 // LLM metrics from a hand-made result: tokens/s, TTFT, TPOT, MBU, MFU, class times, gaps.
 #include <doctest/doctest.h>
 
-#include "sim/llm_metrics.h"
+#include "app/llm_metrics.h"
 
 using namespace hwsim;
 
 namespace {
-KernelRecord kernel(const char* name, const char* op_class, double start, double end, double flops, double bytes) {
-  KernelRecord k;
+WorkRecord kernel(const char* name, const char* op_class, double start, double end, double flops, double bytes) {
+  WorkRecord k;
   k.name = name, k.op_class = op_class, k.start = start, k.end = end;
-  k.flops = flops, k.min_bytes = bytes, k.hbm_bytes = bytes;
-  k.peak_flop_rate = 1e15, k.peak_hbm_bandwidth = 1e12;
+  k.flops = flops, k.min_bytes = bytes, k.traffic = {{"hbm", bytes}};
+  k.peak_flop_rate = 1e15, k.peak_memory_bandwidth = 1e12;
   return k;
 }
 }  // namespace

@@ -1,5 +1,5 @@
 // attention:batch=B,heads=H,kv_heads=G,head_dim=D,q_len=S,kv_len=L,causal=true|false[,window=W,dtype=..,kv=..]
-// — one scaled-dot-product attention over a KV cache (AttentionOp in workloads/op.h).
+// — one scaled-dot-product attention over a KV cache (AttentionOp in ops/op.h).
 #include <fmt/format.h>
 
 #include "sim/error.h"

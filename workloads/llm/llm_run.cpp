@@ -4,6 +4,7 @@
 
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "workloads/passes/framework_pass.h"
 #include "workloads/spec.h"
 
 namespace hwsim {
@@ -40,10 +41,11 @@ LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase) {
   run.dtypes.kv = spec.dtype("kv", run.dtypes.act);
   if (run.dtypes.act == DType::int4) fail("act: int4 is weight-only (use weights=int4)");
   if (run.dtypes.kv == DType::int4) fail("kv: int4 is weight-only (use kv=fp8 or int8)");
-  std::string kernels = spec.word("kernels", "eager");
-  if (kernels != "eager" && kernels != "fused")
-    fail(fmt::format("kernels: '{}' is not eager or fused{}", kernels, did_you_mean(kernels, {"eager", "fused"})));
-  run.kernels = kernels == "eager" ? KernelStyle::eager : KernelStyle::fused;
+  run.framework = spec.word("kernels", "");
+  std::vector<std::string> frameworks = FrameworkPasses::names();
+  if (!run.framework.empty() && !FrameworkPasses::entries().count(run.framework))
+    fail(fmt::format("kernels: '{}' is not one of {} (default: the device's){}", run.framework, join(frameworks),
+                     did_you_mean(run.framework, frameworks)));
 
   std::vector<std::string> valid = llm_phase_fields(phase);
   for (const auto& f : architecture_fields()) valid.push_back(f);

@@ -4,13 +4,13 @@
 //   decode:model=M,batch=B,context=C      one step; each sequence has C tokens cached, adds one
 //   prefill:model=M,batch=B,prompt=P      one step over B·P prompt tokens (causal)
 //   generate:model=M,batch=B,prompt=P,output=N   prefill, then N decode steps
-// Common fields: weights=, act=, kv= (dtypes; int4 only for weights), kernels=eager|fused, and
+// Common fields: weights=, act=, kv= (dtypes; int4 only for weights), kernels=eager|fused|xla, and
 // every architecture field.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "workloads/dtype.h"
+#include "ops/dtype.h"
 #include "workloads/llm/architecture.h"
 
 namespace hwsim {
@@ -23,13 +23,6 @@ struct LlmDtypes {
   DType kv = DType::bf16;       // K and V as stored in the cache
 };
 
-// How the software stack launches the small ops (a property of the framework, not the model):
-//  eager — PyTorch eager, as measured in data/measurements: RoPE as 10 elementwise kernels
-//          (neg, cat, ·cos, ·sin, + for each of q and k), SiLU·mul as 2 (silu, mul), the KV-cache
-//          append as 2 copies (K, V);
-//  fused — a serving engine's fused kernels: one RoPE, one SiLU·mul, one cache append.
-enum class KernelStyle { eager, fused };
-
 struct LlmRun {
   ModelArchitecture arch;
   std::string phase;            // "decode" | "prefill" | "generate"
@@ -38,7 +31,10 @@ struct LlmRun {
   std::int64_t prompt = 0;      // prefill, generate
   std::int64_t output = 0;      // generate: decode steps after the prefill
   LlmDtypes dtypes;
-  KernelStyle kernels = KernelStyle::eager;
+  // Which kernels the software stack launches: a framework pass (workloads/passes) — "eager"
+  // (PyTorch eager, as measured), "fused" (a serving engine's fused kernels), "xla"; empty: the
+  // device's default (eager on GPUs, xla on TPUs).
+  std::string framework;
 };
 
 // Fields each phase takes (besides the architecture fields).

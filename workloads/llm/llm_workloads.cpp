@@ -14,7 +14,7 @@ namespace {
 Workload build_llm(const LlmRun& run) {
   Workload w;
   auto step = [&](std::string label, std::string phase, LlmStepShape shape) {
-    w.steps.push_back(WorkloadStep{std::move(label), lower_llm_step(run.arch, run.dtypes, shape, run.kernels), run.batch,
+    w.steps.push_back(WorkloadStep{std::move(label), lower_llm_step(run.arch, run.dtypes, shape), run.batch,
                                    std::move(phase)});
   };
   if (run.phase == "decode") step(fmt::format("decode@{}", run.context + 1), "decode", {run.batch, 1, run.context + 1});
@@ -25,6 +25,7 @@ Workload build_llm(const LlmRun& run) {
     step(fmt::format("decode@{}", kv_len), "decode", {run.batch, 1, kv_len});
   }
   w.llm = llm_facts(run);
+  w.framework = run.framework;
   return w;
 }
 

@@ -3,8 +3,8 @@
 // fields are skipped (nullopt), like the gemm adapter's.
 #include <fmt/format.h>
 
-#include "sim/validate/measurement.h"
-#include "workloads/dtype.h"
+#include "app/validate/measurement.h"
+#include "ops/dtype.h"
 
 namespace hwsim {
 namespace {

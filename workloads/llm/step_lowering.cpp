@@ -15,8 +15,8 @@ constexpr double kRmsNormFlops = 4, kLayerNormFlops = 7, kRopeFlops = 3, kSiluMu
 
 class StepBuilder {
  public:
-  StepBuilder(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape, KernelStyle kernels)
-      : m_(arch), d_(dtypes), s_(shape), eager_(kernels == KernelStyle::eager), T_(double(shape.tokens())),
+  StepBuilder(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape)
+      : m_(arch), d_(dtypes), s_(shape), T_(double(shape.tokens())),
         a_(bytes_per_element(dtypes.act)) {}
 
   OpGraph build() {
@@ -33,11 +33,12 @@ class StepBuilder {
 
  private:
   OpVertex add(const std::string& name, const std::string& op_class, std::variant<GemmOp, StreamOp, AttentionOp> shape,
-               const std::vector<OpVertex>& inputs) {
+               const std::vector<OpVertex>& inputs, std::vector<OpPart> parts = {}) {
     Op op;
     op.name = name;
     op.op_class = op_class;
     op.shape = std::move(shape);
+    op.parts = std::move(parts);
     return add_op(g_, std::move(op), inputs);
   }
 
@@ -86,28 +87,21 @@ class StepBuilder {
                        linear(s_.tokens(), (m_.heads + 2 * m_.kv_heads) * m_.head_dim, m_.hidden), {n1});
     OpVertex q_and_k = qkv;
     if (m_.position == "rope") {
+      // Rotates q and k in place of a copy: reads them and the cos/sin tables ([T, head_dim] each).
       double qk = T_ * (H + G) * D * a_;
-      if (eager_) {
-        q_and_k = eager_rope(name("rope"), T_ * H * D * a_, T_ * G * D * a_, qkv);
-      } else {
-        // Rotates q and k in place of a copy: reads them and the cos/sin tables ([T, head_dim] each).
-        q_and_k = add(name("rope"), "elementwise",
-                      stream(qk + 2 * T_ * D * a_, qk, kRopeFlops * T_ * (H + G) * D, s_.tokens()), {qkv});
-      }
+      q_and_k = add(name("rope"), "elementwise", stream(qk + 2 * T_ * D * a_, qk, kRopeFlops * T_ * (H + G) * D, s_.tokens()),
+                    {qkv}, rope_parts(name("rope"), T_ * H * D * a_, T_ * G * D * a_));
     }
-    // Writes the step's new K and V into the cache, converting to the kv dtype (eager: one copy
-    // kernel each for K and V).
+    // Writes the step's new K and V into the cache, converting to the kv dtype (its parts: one copy
+    // each for K and V).
     double new_kv = T_ * 2 * G * D;
     std::vector<OpVertex> kv_inputs = {q_and_k};
     if (q_and_k != qkv) kv_inputs.push_back(qkv);
-    OpVertex append;
-    if (eager_) {
-      OpVertex k_copy = add(name("kv_append.k"), "elementwise", stream(new_kv / 2 * a_, new_kv / 2 * kv, 0, s_.tokens()), {q_and_k});
-      append = add(name("kv_append.v"), "elementwise", stream(new_kv / 2 * a_, new_kv / 2 * kv, 0, s_.tokens()),
-                   {qkv, k_copy});
-    } else {
-      append = add(name("kv_append"), "elementwise", stream(new_kv * a_, new_kv * kv, 0, s_.tokens()), kv_inputs);
-    }
+    StreamOp half = stream(new_kv / 2 * a_, new_kv / 2 * kv, 0, s_.tokens());
+    std::vector<OpPart> copies = {{name("kv_append.k"), half, {composite_input(0)}},
+                                  {name("kv_append.v"), half, {composite_input(int(kv_inputs.size()) - 1), 0}}};
+    OpVertex append = add(name("kv_append"), "elementwise", stream(new_kv * a_, new_kv * kv, 0, s_.tokens()), kv_inputs,
+                          std::move(copies));
 
     AttentionOp attn;
     attn.batch = s_.batch, attn.heads = m_.heads, attn.kv_heads = m_.kv_heads, attn.head_dim = m_.head_dim;
@@ -121,37 +115,38 @@ class StepBuilder {
     return m_.is_moe() ? moe_residual(name("ffn_residual"), r1, ffn_out) : residual(name("ffn_residual"), r1, ffn_out);
   }
 
-  // HF rotate_half RoPE as eager PyTorch runs it, for q (q_bytes) then k (k_bytes): per tensor
-  // x2·(−1) on the second half, cat(−x2, x1), x·cos, rotated·sin, and their sum — 5 kernels, each a
-  // full pass (the cos/sin tables are [T, head_dim], negligible next to q and k).
-  OpVertex eager_rope(const std::string& prefix, double q_bytes, double k_bytes, OpVertex in) {
-    OpVertex last = in;
+  // HF rotate_half RoPE as its torch ops, for q (q_bytes) then k (k_bytes): per tensor x2·(−1) on
+  // the second half, cat(−x2, x1), x·cos, rotated·sin, and their sum — 5 ops, each a full pass
+  // (the cos/sin tables are [T, head_dim], negligible next to q and k). All read the composite's
+  // input (qkv).
+  std::vector<OpPart> rope_parts(const std::string& prefix, double q_bytes, double k_bytes) const {
+    std::vector<OpPart> parts;
     for (auto [tag, bytes] : {std::pair{"q", q_bytes}, std::pair{"k", k_bytes}}) {
       std::string p = prefix + "." + tag;
       std::int64_t rows = s_.tokens();
       double elements = bytes / a_;
-      OpVertex neg = add(p + ".neg", "elementwise", stream(bytes / 2, bytes / 2, elements / 2, rows), {in});
-      OpVertex cat = add(p + ".cat", "elementwise", stream(bytes, bytes, 0, rows), {neg});
-      OpVertex cos = add(p + ".mul_cos", "elementwise", stream(bytes, bytes, elements, rows), {in});
-      OpVertex sin = add(p + ".mul_sin", "elementwise", stream(bytes, bytes, elements, rows), {cat});
-      last = add(p + ".add", "elementwise", stream(2 * bytes, bytes, elements, rows), {cos, sin});
+      int first = int(parts.size());
+      parts.push_back({p + ".neg", stream(bytes / 2, bytes / 2, elements / 2, rows), {composite_input(0)}});
+      parts.push_back({p + ".cat", stream(bytes, bytes, 0, rows), {first}});
+      parts.push_back({p + ".mul_cos", stream(bytes, bytes, elements, rows), {composite_input(0)}});
+      parts.push_back({p + ".mul_sin", stream(bytes, bytes, elements, rows), {first + 1}});
+      parts.push_back({p + ".add", stream(2 * bytes, bytes, elements, rows), {first + 2, first + 3}});
     }
-    return last;
+    return parts;
   }
 
   // The activation between the up and down projections, over `rows` token rows.
   OpVertex activation(const std::string& layer_prefix, std::int64_t rows, OpVertex in) {
     double f = double(m_.ffn), r = double(rows);
-    if (m_.gated && eager_) {
-      // silu(gate) then ·up: two kernels, the first writing silu(gate) for the second.
-      OpVertex silu = add(layer_prefix + m_.activation, "elementwise",
-                          stream(r * f * a_, r * f * a_, (kSiluMulFlops - 1) * r * f, rows), {in});
-      return add(layer_prefix + m_.activation + "_mul", "elementwise", stream(2 * r * f * a_, r * f * a_, r * f, rows),
-                 {silu, in});
-    }
     if (m_.gated) {
+      // Its parts: silu(gate) then ·up, the first writing silu(gate) for the second.
+      std::vector<OpPart> parts = {
+          {layer_prefix + m_.activation, stream(r * f * a_, r * f * a_, (kSiluMulFlops - 1) * r * f, rows),
+           {composite_input(0)}},
+          {layer_prefix + m_.activation + "_mul", stream(2 * r * f * a_, r * f * a_, r * f, rows),
+           {0, composite_input(0)}}};
       return add(layer_prefix + m_.activation + "_mul", "elementwise",
-                 stream(2 * r * f * a_, r * f * a_, kSiluMulFlops * r * f, rows), {in});
+                 stream(2 * r * f * a_, r * f * a_, kSiluMulFlops * r * f, rows), {in}, std::move(parts));
     }
     double per = m_.activation == "gelu" ? kGeluFlops : kSiluMulFlops - 1;
     return add(layer_prefix + m_.activation, "elementwise", stream(r * f * a_, r * f * a_, per * r * f, rows), {in});
@@ -194,7 +189,6 @@ class StepBuilder {
   const ModelArchitecture& m_;
   LlmDtypes d_;
   LlmStepShape s_;
-  bool eager_;
   double T_, a_;
   OpGraph g_;
   OpVertex topk_ = 0;  // the current layer's router top-k (its weights feed the MoE residual)
@@ -202,9 +196,8 @@ class StepBuilder {
 
 }  // namespace
 
-OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape,
-                       KernelStyle kernels) {
-  return StepBuilder(arch, dtypes, shape, kernels).build();
+OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape) {
+  return StepBuilder(arch, dtypes, shape).build();
 }
 
 }  // namespace hwsim

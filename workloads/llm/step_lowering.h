@@ -9,19 +9,22 @@
 // from rope and V from qkv_proj, attention takes Q (rope) and the cache (kv_append), the residual
 // adds take both branches.
 //
-// Not what an eager PyTorch run launches. The H100 profile (data/measurements/
+// RoPE, the KV-cache append and the gated activation are composite ops: one op each, carrying as
+// Op::parts the model code's own small operations. Which kernels run is a framework pass's choice
+// (workloads/passes: eager launches one kernel per part, fused one per composite, xla fuses).
+//
+// What an eager PyTorch run launches (the eager pass): the H100 profile (data/measurements/
 // h100_decode_kernels.json, Llama-3-8B batch 1) shows 26 kernels per layer, 836 per step:
 // rms_norm ×2; 4 GEMMs plus 2 cublasLt splitKreduce kernels (split-K on o_proj and down_proj at
 // batch 1); RoPE as 10 kernels (neg, cat, 2 mul, add for each of q and k); KV append as 2 copy
 // kernels; SDPA as a cuDNN flash kernel plus a lean_reduction (split-KV combine) at small batch;
-// silu and mul as 2 kernels; 2 residual adds. With KernelStyle::eager the graph has those
-// elementwise kernels (RoPE 10, KV append 2, SiLU·mul 2); with ::fused one op each. The split-K
+// silu and mul as 2 kernels; 2 residual adds: the parts (RoPE 10, KV append 2, SiLU·mul 2). The split-K
 // reduce kernels are the GEMM library's choice and come from the hardware side's lowering.
 #include <cstdint>
 
 #include "workloads/llm/architecture.h"
 #include "workloads/llm/llm_run.h"
-#include "workloads/op_graph.h"
+#include "ops/op_graph.h"
 
 namespace hwsim {
 
@@ -34,7 +37,6 @@ struct LlmStepShape {
   std::int64_t tokens() const { return batch * q_len; }
 };
 
-OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape,
-                       KernelStyle kernels = KernelStyle::eager);
+OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape);
 
 }  // namespace hwsim

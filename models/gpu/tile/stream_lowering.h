@@ -6,7 +6,7 @@
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/kernel.h"
-#include "workloads/op.h"
+#include "ops/op.h"
 
 namespace hwsim {
 

@@ -16,7 +16,7 @@ struct TileMachine::CtaFlight {
 // Book-keeping of the kernel in flight.
 struct TileMachine::KernelRun {
   const Kernel* kernel;
-  KernelRecord record;
+  WorkRecord record;
   std::size_t next_cta = 0;
   std::size_t finished = 0;
   double start = 0;
@@ -25,15 +25,13 @@ struct TileMachine::KernelRun {
   std::vector<CtaFlight> flights;  // one per CTA, indexed like kernel->ctas
 };
 
-TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip, StepSource steps)
-    : sc_core::sc_module(name), chip_(chip), timers_("timers"), flows_("flows"), l2_(chip.l2_bytes),
-      steps_(std::move(steps)) {
+TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
+    : sc_core::sc_module(name), chip_(chip), timers_("timers"), flows_("flows"), l2_(chip.l2_bytes) {
   auto& net = flows_.network();
   l2_resource_ = net.add_resource("l2", chip.l2_bandwidth);
   hbm_resource_ = net.add_resource("hbm", chip.usable_hbm_bandwidth());
   sms_.resize(std::size_t(chip.sm_count));
   for (int i = 0; i < chip.sm_count; ++i) sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0);
-  SC_THREAD(stream);
 }
 
 void TileMachine::sm_enter(int sm) {
@@ -46,23 +44,14 @@ void TileMachine::sm_leave(int sm) {
   if (--s.active == 0) s.busy_total += sim_now() - s.busy_since;
 }
 
-void TileMachine::stream() {
-  try {
-    for (std::size_t i = 0; i < steps_.labels.size(); ++i) {
-      StepResult step;
-      step.label = steps_.labels[i];
-      double step_start = sim_now();
-      for (const Kernel& kernel : steps_.lower(i)) step.kernels.push_back(run_kernel(kernel, step_start));
-      step.seconds = sim_now() - step_start;
-      results_.push_back(std::move(step));
-    }
-  } catch (...) {
-    failure_ = std::current_exception();
-    sc_core::sc_stop();
-  }
+std::vector<WorkRecord> TileMachine::run_kernels(const std::vector<Kernel>& kernels) {
+  std::vector<WorkRecord> records;
+  double step_start = sim_now();
+  for (const Kernel& kernel : kernels) records.push_back(run_kernel(kernel, step_start));
+  return records;
 }
 
-KernelRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
+WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   auto& net = flows_.network();
   KernelRun run{&kernel, {}, 0, 0, sim_now(), 0, {}, {}};
   run.record.name = kernel.name;
@@ -72,13 +61,16 @@ KernelRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   run.record.start = sim_now() - step_start;
   run.record.flops = kernel.flops;
   run.record.min_bytes = kernel.min_bytes;
-  run.record.ctas = int(kernel.ctas.size());
-  run.record.ctas_per_sm = kernel.ctas_per_sm;
-  run.record.sms_used = int(std::min<std::size_t>(kernel.ctas.size(), std::size_t(chip_.sm_count)));
-  run.record.waves = double(kernel.ctas.size()) / (double(chip_.sm_count) * kernel.ctas_per_sm);
   run.record.peak_flop_rate = kernel.peak_flop_rate;
-  run.record.peak_hbm_bandwidth = chip_.hbm_bandwidth;
+  run.record.peak_memory_bandwidth = chip_.hbm_bandwidth;
   run.record.launch = chip_.launch_overhead;
+  // Kind-specific details: the grid and how it fills the chip.
+  int sms_used = int(std::min<std::size_t>(kernel.ctas.size(), std::size_t(chip_.sm_count)));
+  double waves = double(kernel.ctas.size()) / (double(chip_.sm_count) * kernel.ctas_per_sm);
+  run.record.details = {{"ctas", double(kernel.ctas.size()), Rollup::sum},
+                        {"ctas_per_sm", double(kernel.ctas_per_sm), Rollup::none},
+                        {"sms_used", double(sms_used), Rollup::none},
+                        {"waves", waves, Rollup::none}};
   for (auto& s : sms_) s.busy_total = 0;
   double l2_before = net.bytes_through(l2_resource_), hbm_before = net.bytes_through(hbm_resource_);
 
@@ -95,24 +87,28 @@ KernelRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   double end = sim_now();
   net.advance_to(end);
   run.record.end = end - step_start;
-  run.record.l2_bytes = net.bytes_through(l2_resource_) - l2_before;
-  run.record.hbm_bytes = net.bytes_through(hbm_resource_) - hbm_before;
-  // Time accounting in SM-seconds, then averaged over the SMs.
-  double duration = end - run.start;
-  double sm_seconds = duration * chip_.sm_count;
+  run.record.traffic = {{"l2", net.bytes_through(l2_resource_) - l2_before},
+                        {"hbm", net.bytes_through(hbm_resource_) - hbm_before}};
   double busy = 0;
   for (const auto& s : sms_) busy += s.busy_total;
+  account(kernel, run, end - run.start, busy);
+  return run.record;
+}
+
+// Time accounting in SM-seconds, then averaged over the SMs; energy from the chip's power model.
+void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration, double busy) {
+  double sm_seconds = duration * chip_.sm_count;
   double math = kernel.sm_flop_rate > 0 ? kernel.flops / kernel.sm_flop_rate : 0;
   double overhead = chip_.launch_overhead * chip_.sm_count + run.overhead_sm_seconds / kernel.ctas_per_sm;
   double idle = std::max(0.0, sm_seconds - busy - chip_.launch_overhead * chip_.sm_count);
   math = std::min(math, std::max(0.0, sm_seconds - overhead - idle));
   double memory_wait = std::max(0.0, sm_seconds - math - overhead - idle);
   double n = chip_.sm_count;
-  run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, overhead / n, idle / n};
+  run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, 0, overhead / n, idle / n};
   double joules_per_flop = kernel.dtype == DType::fp32 ? chip_.simt_joules_per_flop : chip_.tensor_joules_per_flop;
   run.record.energy = chip_.idle_watts * duration + chip_.sm_active_watts * busy + kernel.flops * joules_per_flop +
-                      run.record.hbm_bytes * chip_.hbm_joules_per_byte + run.record.l2_bytes * chip_.l2_joules_per_byte;
-  return run.record;
+                      run.record.traffic[1].bytes * chip_.hbm_joules_per_byte +
+                      run.record.traffic[0].bytes * chip_.l2_joules_per_byte;
 }
 
 void TileMachine::dispatch(KernelRun& run) {

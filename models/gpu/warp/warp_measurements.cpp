@@ -11,7 +11,7 @@
 #include "models/gpu/warp/kernel_report.h"
 #include "models/gpu/warp/parser.h"
 #include "sim/config/config.h"
-#include "sim/validate/measurement.h"
+#include "app/validate/measurement.h"
 
 namespace hwsim::warp {
 namespace {

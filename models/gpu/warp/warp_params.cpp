@@ -13,7 +13,7 @@ ParamDecl cycles(std::string key, std::string dflt, std::string what) {
   return integer_param(std::move(key), std::move(what) + " (cycles)").defaults_to(std::move(dflt));
 }
 
-const ParamRegistration warp_params({
+const ParamRegistration warp_params({"gpu"}, {
     choice_param("gpu.warp.scheduler", {"gto", "lrr"}, "warp scheduler: greedy-then-oldest or loose round-robin")
         .defaults_to("gto"),
     count_param("gpu.warp.sub_partitions", "SM sub-partitions, each with a scheduler issuing one instruction per cycle")

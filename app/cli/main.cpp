@@ -1,0 +1,78 @@
+// hwsim command line. Usage and exit codes: README.md.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "app/cli/commands.h"
+#include "sim/error.h"
+
+int main(int argc, char** argv) {
+  using namespace hwsim;
+  CLI::App app{"hwsim: cycle-approximate simulator of AI hardware"};
+  app.set_version_flag("--version", HWSIM_VERSION);
+
+  RunOptions run;
+  KernelOptions kernel;
+  auto add_run_options = [&](CLI::App* target) {
+    target->add_option("--chip", run.chip, "chip file or shipped chip name (configs/NAME.toml)");
+    target->add_option("--workload,-w", run.workload, "workload spec, e.g. gemm:M=4096,N=4096,K=4096,dtype=bf16");
+    target->add_option("--set", run.overrides, "override a config key: KEY=VALUE (repeatable)")->take_all();
+    target->add_option("--json", run.json_path, "write the result document to FILE");
+    target->add_flag("--quiet,-q", run.quiet, "no text report on stdout");
+    target->add_option("--kernel", kernel.kernel, "run a .hwk kernel program on the warp model");
+    target->add_option("--grid", kernel.grid, "kernel: blocks in the grid");
+    target->add_option("--block", kernel.block, "kernel: threads per block");
+    target->add_option("--arg", kernel.args, "kernel argument NAME=VALUE or NAME=COUNT[:INIT[:SEED]] (repeatable)");
+    target->add_option("--dump", kernel.dumps, "after the run, print BUFFER or write it: BUFFER=FILE (repeatable)");
+    target->add_option("--max-cycles", kernel.max_cycles, "kernel: stop with an error after this many cycles");
+    target->add_option("--trace", kernel.trace_path,
+                       "write a Chrome trace to FILE: the kernel timeline of a workload, or one track per warp of a kernel");
+    target->add_option("--sample-sms", kernel.sample_sms, "kernel: simulate only N SMs and their share of the grid and bandwidth");
+  };
+  add_run_options(&app);
+  CLI::App* run_cmd = app.add_subcommand("run", "simulate a workload on a chip (the default)");
+  add_run_options(run_cmd);
+
+  ValidateOptions validate;
+  CLI::App* validate_cmd = app.add_subcommand("validate", "compare predictions with a measurement file (.jsonl)");
+  validate_cmd->add_option("file", validate.file, "measurements, one JSON record per line")->required();
+  validate_cmd->add_option("--chip", validate.chip, "chip file or name")->required();
+  validate_cmd->add_option("--set", validate.overrides, "override a config key: KEY=VALUE")->take_all();
+  validate_cmd->add_option("--csv", validate.csv_path, "write one row per record to FILE");
+  validate_cmd->add_option("--kind", validate.kind, "only records of this kind");
+  validate_cmd->add_option("--max-mape", validate.max_mape, "exit 6 if any kind's MAPE (percent) exceeds this");
+
+  std::string list_what, list_kind;
+  CLI::App* list_cmd = app.add_subcommand("list", "list params [KIND] | chips | workloads | models | kinds | frameworks");
+  list_cmd->add_option("what", list_what, "params, chips, workloads, models, kinds or frameworks")->required();
+  list_cmd->add_option("kind", list_kind, "with params: only the keys a chip of this device kind takes (gpu, systolic)");
+  app.require_subcommand(0, 1);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "hwsim: " << e.what() << " (see hwsim --help)\n";
+    return int(ExitCode::usage);
+  }
+
+  try {
+    if (*validate_cmd) return validate_command(validate);
+    if (*list_cmd) return list_command(list_what, list_kind);
+    if (run.chip.empty()) usage_error("missing --chip FILE (e.g. --chip configs/h100.toml)");
+    if (!kernel.kernel.empty()) return kernel_command(run, kernel);
+    if (run.workload.empty()) usage_error("missing --workload SPEC (e.g. --workload gemm:M=4096,N=4096,K=4096,dtype=bf16)");
+    run.trace_path = kernel.trace_path;
+    return run_command(run);
+  } catch (const UserError& e) {
+    std::cerr << "hwsim: " << e.what() << "\n";
+    return int(e.code());
+  } catch (const std::exception& e) {
+    std::cerr << "hwsim: internal error (a bug, please report): " << e.what() << "\n";
+    return int(ExitCode::internal);
+  }
+}

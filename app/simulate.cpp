@@ -1,0 +1,50 @@
+#include "app/simulate.h"
+
+#include "app/llm_metrics.h"
+#include "app/step_runner.h"
+#include "sim/device/device.h"
+#include "sim/error.h"
+#include "sim/registry.h"
+#include "workloads/llm/capacity.h"
+
+namespace hwsim {
+
+namespace {
+// A language-model run must hold its weights, KV cache and activations in the device's main memory.
+void check_capacity(const DeviceInfo& device, const Workload& workload) {
+  if (!workload.llm) return;
+  double capacity = device.main_memory().bytes;
+  const LlmFacts& f = *workload.llm;
+  if (footprint_bytes(f, f.batch, f.context) > capacity)
+    workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " +
+                   fit_advice(workload, capacity));
+}
+
+void describe_device(RunResult& result, const DeviceInfo& device) {
+  result.level = device.level;
+  result.device_kind = device.kind;
+  result.unit = device.unit;
+  result.summary_detail = device.summary_detail;
+  result.compute_unit = device.compute_unit;
+  result.tdp = device.tdp;
+  for (const auto& level : device.memory) result.memory_levels.push_back(level.name);
+}
+}  // namespace
+
+RunResult simulate(const Config& config, const Workload& workload) {
+  init_systemc();
+  auto device = Registry<Device>::create(config.kind(), config, config.value("kind").origin + ": kind");
+  check_capacity(device->info(), workload);
+  std::string framework = workload.framework.empty() ? device->info().framework : workload.framework;
+  StepRunner runner("runner", *device, workload, framework);
+  sc_core::sc_start();
+  runner.rethrow_failure();
+  RunResult result;
+  describe_device(result, device->info());
+  result.steps = runner.take_results();
+  finalize(result);
+  result.llm = compute_llm_metrics(workload, result);
+  return result;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,73 @@
+#include "app/validate/validate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/config/config.h"
+#include "sim/engine/isolated_run.h"
+#include "app/simulate.h"
+#include "viz/json_report.h"
+#include "workloads/workload.h"
+
+namespace hwsim {
+
+namespace {
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+}  // namespace
+
+ValidationReport validate(const std::vector<Measurement>& records, const ValidationOptions& options) {
+  load_config(options.chip, options.overrides);  // a bad chip fails once, up front
+  ValidationReport report;
+  for (const auto& m : records) {
+    if (!options.only_kind.empty() && m.kind != options.only_kind) continue;
+    auto adapter = MeasurementKinds::adapters().find(m.kind);
+    std::optional<PredictionPlan> plan;
+    if (adapter != MeasurementKinds::adapters().end() && m.seconds > 0) plan = adapter->second(m);
+    if (!plan) {
+      ++report.skipped[m.kind];
+      continue;
+    }
+    std::string text = run_isolated([&]() {
+      if (plan->simulate) return plan->simulate(options.chip, options.overrides);
+      Config config = load_config(options.chip, options.overrides);
+      Workload workload = WorkloadCatalog::build(plan->workload);
+      RunResult result = simulate(config, workload);
+      return run_document(config, workload, result).dump();
+    });
+    auto document = nlohmann::json::parse(text);
+    ValidationRow row;
+    row.measurement = m;
+    row.workload = plan->workload;
+    row.predicted = plan->predicted_seconds ? plan->predicted_seconds(document)
+                                            : document["result"]["seconds"].get<double>();
+    row.error = (row.predicted - m.seconds) / m.seconds;
+    report.rows.push_back(std::move(row));
+  }
+  std::map<std::string, std::vector<const ValidationRow*>> by_kind;
+  for (const auto& row : report.rows) by_kind[row.measurement.kind].push_back(&row);
+  for (const auto& [kind, rows] : by_kind) {
+    KindSummary s;
+    s.kind = kind;
+    s.count = int(rows.size());
+    std::vector<double> errors;
+    for (const auto* r : rows) errors.push_back(100 * std::fabs(r->error));
+    double sum = 0;
+    for (double e : errors) sum += e;
+    s.mape = sum / double(errors.size());
+    s.median_error = median(errors);
+    std::vector<const ValidationRow*> sorted = rows;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const ValidationRow* a, const ValidationRow* b) {
+      return std::fabs(a->error) > std::fabs(b->error);
+    });
+    for (std::size_t i = 0; i < sorted.size() && i < 5; ++i) s.worst.push_back(*sorted[i]);
+    report.kinds.push_back(std::move(s));
+  }
+  return report;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,41 @@
+#pragma once
+// `hwsim validate`: predicts every understood record of a measurement file, one isolated
+// simulation per record, and summarises the error per kind.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/validate/measurement.h"
+
+namespace hwsim {
+
+struct ValidationRow {
+  Measurement measurement;
+  std::string workload;
+  double predicted = 0;
+  double error = 0;   // (predicted - measured) / measured
+};
+
+struct KindSummary {
+  std::string kind;
+  int count = 0;
+  double mape = 0;            // mean |error|, percent
+  double median_error = 0;    // median |error|, percent
+  std::vector<ValidationRow> worst;  // up to five, largest |error| first
+};
+
+struct ValidationReport {
+  std::vector<ValidationRow> rows;
+  std::vector<KindSummary> kinds;
+  std::map<std::string, int> skipped;  // kind → records not modelled
+};
+
+struct ValidationOptions {
+  std::string chip;
+  std::vector<std::string> overrides;  // --set
+  std::string only_kind;               // --kind
+};
+
+ValidationReport validate(const std::vector<Measurement>& records, const ValidationOptions& options);
+
+}  // namespace hwsim

@@ -1,0 +1,64 @@
+// The "gpu" device: an NVIDIA-style GPU of SMs, L2 and HBM. Its core model (gpu.core.model)
+// decides how SMs execute work: "tile" (the default) runs workloads as kernels of CTA tiles on a
+// TileMachine; "warp" runs kernel programs lane by lane (hwsim --kernel, app/cli/kernel_command)
+// and takes no op-graph workload.
+#include <fmt/format.h>
+
+#include "models/gpu/gpu_chip.h"
+#include "models/gpu/tile/tile_machine.h"
+#include "models/gpu/tile/tile_step_lowering.h"
+#include "sim/config/config.h"
+#include "sim/device/device.h"
+#include "sim/error.h"
+#include "sim/registry.h"
+
+namespace hwsim {
+namespace {
+
+DeviceInfo describe(const GpuChip& chip) {
+  DeviceInfo d;
+  d.kind = "gpu";
+  d.name = chip.name;
+  d.level = "tile";
+  d.framework = "eager";
+  d.unit = "kernel";
+  d.summary_detail = "waves";
+  d.compute_unit = "SMs";
+  d.memory = {{"l2", chip.l2_bytes, chip.l2_bandwidth, chip.l2_latency, true},
+              {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}};
+  for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
+  d.tdp = chip.tdp_watts;
+  return d;
+}
+
+GpuChip tile_chip(const Config& config) {
+  GpuChip chip = GpuChip::from_config(config);
+  if (chip.core_model == "warp")
+    workload_error("gpu.core.model=warp runs kernel programs: use --kernel FILE.hwk --grid N --block N "
+                   "(see workloads/kernels/README.md); op-graph workloads need gpu.core.model=tile");
+  return chip;
+}
+
+class GpuDevice : public Device {
+ public:
+  explicit GpuDevice(const Config& config)
+      : chip_(tile_chip(config)), info_(describe(chip_)), machine_("gpu", chip_) {}
+
+  const DeviceInfo& info() const override { return info_; }
+
+  std::vector<WorkRecord> run_step(const StepProgram& step) override {
+    return machine_.run_kernels(lower_tile_step(step, chip_));
+  }
+
+ private:
+  GpuChip chip_;
+  DeviceInfo info_;
+  TileMachine machine_;
+};
+
+}  // namespace
+
+HWSIM_REGISTER(Device, GpuDevice, "gpu",
+               "NVIDIA-style GPU: SMs running CTA tiles in waves, L2 and HBM as shared bandwidth servers");
+
+}  // namespace hwsim

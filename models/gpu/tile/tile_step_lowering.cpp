@@ -1,0 +1,57 @@
+#include "models/gpu/tile/tile_step_lowering.h"
+
+#include <fmt/format.h>
+
+#include "models/gpu/tile/attention_lowering.h"
+#include "models/gpu/tile/gemm_lowering.h"
+#include "models/gpu/tile/stream_lowering.h"
+#include "sim/error.h"
+
+namespace hwsim {
+namespace {
+
+// FP8 storage needs the chip's FP8 conversion (Hopper and later); a chip without FP8 math
+// (gpu.sm.flops_per_clock.fp8 = 0, e.g. A100) cannot hold fp8 weights or KV cache.
+void require_fp8_support(const GpuChip& chip, const std::string& op, const char* what, DType stored) {
+  if (stored == DType::fp8 && !chip.supports(DType::fp8))
+    workload_error(fmt::format("{}: fp8 {} is not supported by {} (no FP8 units: gpu.sm.flops_per_clock.fp8 is 0); "
+                               "use bf16, fp16, int8 or int4", op, what, chip.name));
+}
+
+void require_unfused(const Op& op) {
+  if (!op.fused.empty())
+    workload_error(fmt::format("{}: carries XLA-fused work ({}); the gpu device lowers kernels=eager or "
+                               "kernels=fused graphs", op.name, op.fused.ops.front()));
+}
+
+}  // namespace
+
+std::vector<Kernel> lower_tile_step(const StepProgram& step, const GpuChip& chip) {
+  std::vector<Kernel> kernels;
+  std::int64_t object_base = std::int64_t(1) << 40;
+  for (OpVertex v : step.order) {
+    const Op& op = (*step.graph)[v];
+    const TensorIds& ids = step.tensors[v];
+    require_unfused(op);
+    if (const auto* g = std::get_if<GemmOp>(&op.shape)) {
+      require_fp8_support(chip, op.name, "weights", g->b);
+      DType math = gemm_math_dtype(*g);
+      if (!chip.supports(math))
+        workload_error(fmt::format("{}: {} math is not supported by {} (its gpu.sm.flops_per_clock.{} is 0)",
+                                   op.name, dtype_name(math), chip.name, dtype_name(math)));
+      kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip), chip, object_base, ids));
+    } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
+      kernels.push_back(lower_stream(*st, op.name, op.op_class, chip, ids, object_base));
+    } else if (const auto* at = std::get_if<AttentionOp>(&op.shape)) {
+      require_fp8_support(chip, op.name, "KV cache", at->kv_dtype);
+      if (!chip.supports(at->dtype))
+        workload_error(fmt::format("{}: {} attention math is not supported by {}", op.name, dtype_name(at->dtype),
+                                   chip.name));
+      for (auto& k : lower_attention(*at, op.name, chip, object_base, ids)) kernels.push_back(std::move(k));
+    }
+    object_base += std::int64_t(1) << 40;
+  }
+  return kernels;
+}
+
+}  // namespace hwsim

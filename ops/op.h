@@ -1,0 +1,99 @@
+#pragma once
+// An operation of a workload, as the frontend knows it: shapes and dtypes, never hardware.
+// Lowering for a target (models/gpu/tile/...) turns ops into kernels.
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ops/dtype.h"
+
+namespace hwsim {
+
+// out[M,N] = x[M,K] · W[N,K]ᵀ, repeated `groups` times on distinct weights (grouped GEMM, e.g.
+// MoE experts). `a` is the activation dtype, `b` the weight dtype, `out` the result dtype.
+struct GemmOp {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t groups = 1;
+  DType a = DType::bf16, b = DType::bf16, out = DType::bf16;
+};
+
+// A pass over memory with little arithmetic (norms, activations, adds, copies): reads
+// `bytes_read`, writes `bytes_written`, does `flops` of vector work.
+struct StreamOp {
+  double bytes_read = 0;
+  double bytes_written = 0;
+  double flops = 0;
+  std::int64_t rows = 1;  // independent rows (for the CTA count of row-wise kernels)
+};
+
+// Scaled-dot-product attention over a KV cache: `batch` sequences, `heads` query heads sharing
+// `kv_heads` KV heads (GQA), `q_len` new queries attending to `kv_len` keys (the queries are the
+// last q_len positions). causal: query i sees keys up to its own position; window > 0: only the
+// last `window` keys (sliding window).
+struct AttentionOp {
+  std::int64_t batch = 1, heads = 1, kv_heads = 1, head_dim = 128;
+  std::int64_t q_len = 1, kv_len = 1;
+  bool causal = true;
+  std::int64_t window = 0;
+  DType dtype = DType::bf16;     // Q, O and the math
+  DType kv_dtype = DType::bf16;  // K and V as stored in the cache
+};
+
+// Number of (query, key) pairs that attention evaluates per (sequence, head), honouring the
+// causal mask and the sliding window.
+double attention_pairs(const AttentionOp& a);
+
+// One framework-level piece of a composite op: the model code's own small operations (the torch
+// ops of rotate_half RoPE, silu then mul, the K and V cache copies). A framework that launches one
+// kernel per such operation (PyTorch eager: workloads/passes/) replaces the composite by its parts.
+// inputs: >= 0 an earlier part; < 0 the composite op's graph input -(i+1) (its i-th in-edge).
+struct OpPart {
+  std::string name;
+  StreamOp shape;
+  std::vector<int> inputs;
+};
+constexpr int composite_input(int i) { return -(i + 1); }
+
+// Elementwise work a fusing compiler (XLA: workloads/passes/) folded into this op, so it runs in
+// the op's epilogue or in the same vector pass instead of as ops of its own: their names, their
+// vector FLOPs, and the bytes they read or write beyond what the host op already moves (e.g. the
+// residual a fused add reads). op_flops/op_min_bytes include them.
+struct FusedWork {
+  std::vector<std::string> ops;
+  double vector_flops = 0;
+  double extra_bytes_read = 0;
+  double extra_bytes_written = 0;
+  bool empty() const { return ops.empty(); }
+};
+
+struct Op {
+  using Shape = std::variant<GemmOp, StreamOp, AttentionOp>;
+  Op() = default;
+  Op(std::string op_name, std::string klass, Shape op_shape, std::string input = {}, std::string output = {})
+      : name(std::move(op_name)), op_class(std::move(klass)), shape(std::move(op_shape)),
+        input_tensor(std::move(input)), output_tensor(std::move(output)) {}
+
+  std::string name;    // "layer3.qkv_proj"
+  std::string op_class; // "gemm", "attention", "norm", "elementwise", ...
+  std::variant<GemmOp, StreamOp, AttentionOp> shape;
+  // Tensors, for data reuse between kernels (L2). Empty: the input is the output of the op's
+  // first graph predecessor and the output is the op's own. Ops naming the same tensor touch the
+  // same bytes (e.g. repeated calls of a measurement on one buffer set).
+  std::string input_tensor, output_tensor;
+  // Composite ops only: the parts an eager framework launches (empty: the op is one kernel as is).
+  std::vector<OpPart> parts;
+  // Set by a fusion pass: elementwise work absorbed into this op.
+  FusedWork fused;
+};
+
+// FLOPs and the fewest bytes the op must move through device memory (each input once, each
+// output once): the roofline's two numerators.
+// Both include the op's fused work.
+double op_flops(const Op& op);
+double op_min_bytes(const Op& op);
+// The same for the op's own shape alone (without fused work).
+double shape_flops(const Op& op);
+double shape_min_bytes(const Op& op);
+
+}  // namespace hwsim

@@ -1,0 +1,73 @@
+#pragma once
+// The device interface: one chip of any kind (GPU, systolic-array TPU, ...), as the generic runner
+// (app/simulate.cpp) drives it. Implementations live in models/<kind>/, register by their kind
+// name (HWSIM_REGISTER(Device, Impl, "gpu", ...)), and are chosen by the chip file's `kind`.
+//
+// Contract:
+// - Built from its scoped parameters (a Config validated for its kind); it never reads the config
+//   afterwards. Construction happens during SystemC elaboration: a device may own sc_modules.
+// - info() says what it offers: peak FLOP rate per dtype, memory levels near → far, its default
+//   frontend pass, what one record is.
+// - run_step() is called inside the runner's SystemC thread, once per workload step in order; it
+//   lowers the step's ops its own way and simulates them, waiting on SystemC time, and returns one
+//   WorkRecord per unit of work with start/end in seconds from the step's start. State that a real
+//   chip keeps between steps (cache contents) carries over.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "ops/dtype.h"
+#include "ops/op_graph.h"
+#include "ops/tensor_ids.h"
+#include "sim/result.h"
+
+namespace hwsim {
+
+// One level of the memory hierarchy.
+struct MemoryLevel {
+  std::string name;        // "l2", "hbm", "vmem"
+  double bytes = 0;        // capacity
+  double bandwidth = 0;    // bytes/s, datasheet
+  double latency = 0;      // seconds
+  bool cached = false;     // holds copies of a farther level (residency tracked) rather than being
+                           // a scratchpad or the backing store
+};
+
+struct DeviceInfo {
+  std::string kind;                 // "gpu", "systolic"
+  std::string name;                 // the chip's name
+  std::string level;                // fidelity level of its results ("tile")
+  std::string framework;            // default frontend pass (workloads/passes): "pytorch_eager", "xla"
+  std::string unit;                 // what one record is: "kernel", "fused op"
+  std::string summary_detail;       // the record detail a text table shows ("waves")
+  std::string compute_unit = "compute units";  // what the breakdown averages over ("SMs")
+  std::vector<MemoryLevel> memory;  // near → far; the last is main memory
+  std::array<double, kDTypeCount> peak_flop_rate{};  // dense FLOP/s per dtype; 0 = unsupported
+  double tdp = 0;                   // watts
+
+  bool supports(DType t) const { return peak_flop_rate[std::size_t(t)] > 0; }
+  double peak(DType t) const { return peak_flop_rate[std::size_t(t)]; }
+  const MemoryLevel& main_memory() const { return memory.back(); }
+};
+
+// One step as the device receives it, after the frontend pass: the op graph, the order to run it
+// in (every op after its inputs), and each vertex's tensor identities.
+struct StepProgram {
+  const OpGraph* graph = nullptr;
+  std::vector<OpVertex> order;
+  std::vector<TensorIds> tensors;  // indexed by vertex
+};
+
+class Device {
+ public:
+  static constexpr const char* kind_name = "device";
+  virtual ~Device() = default;
+
+  virtual const DeviceInfo& info() const = 0;
+
+  // Lowers and runs one step now (inside the runner's SystemC thread; may wait). Throws
+  // UserError(workload) for an op the device cannot run (a dtype it lacks, a shape too large).
+  virtual std::vector<WorkRecord> run_step(const StepProgram& step) = 0;
+};
+
+}  // namespace hwsim
