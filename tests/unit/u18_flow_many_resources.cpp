@@ -1,0 +1,38 @@
+// A flow may cross any number of resources (an N-level memory hierarchy, a route over many links):
+// the slowest one, weighted, sets its rate, and every resource counts the bytes it moved.
+#include <doctest/doctest.h>
+
+#include "sim/engine/flow_network.h"
+
+using namespace hwsim;
+
+TEST_CASE("flow: a flow across seven resources runs at the pace of its tightest one") {
+  FlowNetwork net;
+  FlowDemands route;
+  std::vector<ResourceId> hops;
+  for (int i = 0; i < 7; ++i) {
+    hops.push_back(net.add_resource("hop" + std::to_string(i), i == 5 ? 25.0 : 100.0));
+    route.push_back({hops.back(), 1.0});
+  }
+  REQUIRE(route.size() == 7);
+  FlowId f = net.start({100.0, FlowSpec{}.max_rate, route});
+  CHECK(net.current_rate(f) == doctest::Approx(25.0));
+  CHECK(net.next_completion() == doctest::Approx(4.0));
+  net.advance_to(4.0);
+  net.take_finished();
+  for (ResourceId r : hops) CHECK(net.bytes_through(r) == doctest::Approx(100.0));
+}
+
+TEST_CASE("flow: two long routes sharing one hop split it fairly") {
+  FlowNetwork net;
+  ResourceId shared = net.add_resource("shared", 60.0);
+  FlowDemands a, b;
+  for (int i = 0; i < 5; ++i) a.push_back({net.add_resource("a" + std::to_string(i), 1000.0), 1.0});
+  for (int i = 0; i < 5; ++i) b.push_back({net.add_resource("b" + std::to_string(i), 1000.0), 1.0});
+  a.push_back({shared, 1.0});
+  b.push_back({shared, 1.0});
+  FlowId fa = net.start({300.0, FlowSpec{}.max_rate, a});
+  FlowId fb = net.start({300.0, FlowSpec{}.max_rate, b});
+  CHECK(net.current_rate(fa) == doctest::Approx(30.0));
+  CHECK(net.current_rate(fb) == doctest::Approx(30.0));
+}
