@@ -2,12 +2,12 @@
 // the least recently used object is evicted, and evicting a dirty object writes it back.
 #include <doctest/doctest.h>
 
-#include "models/memory/l2_residency.h"
+#include "models/memory/cache_residency.h"
 
 using namespace hwsim;
 
 TEST_CASE("l2: LRU by bytes") {
-  L2Residency l2(100.0);
+  CacheResidency l2(100.0);
   CHECK(l2.read(1, 40.0).miss_bytes == 40.0);  // cold miss
   CHECK(l2.read(2, 40.0).miss_bytes == 40.0);  // cold miss; 80 of 100 bytes used
   CHECK(l2.read(1, 40.0).miss_bytes == 0.0);   // hit; 1 is now the most recent
@@ -22,7 +22,7 @@ TEST_CASE("l2: LRU by bytes") {
 }
 
 TEST_CASE("l2: streaming data (negative id) always misses and never occupies L2") {
-  L2Residency l2(100.0);
+  CacheResidency l2(100.0);
   CHECK(l2.read(-1, 30.0).miss_bytes == 30.0);
   CHECK(l2.read(-1, 30.0).miss_bytes == 30.0);
   CHECK(l2.write(-2, 30.0).writeback_bytes == 30.0);  // a streaming store goes straight to HBM
@@ -30,13 +30,13 @@ TEST_CASE("l2: streaming data (negative id) always misses and never occupies L2"
 }
 
 TEST_CASE("l2: a write allocates dirty and a later read hits and evicting it writes it back") {
-  L2Residency l2(100.0);
+  CacheResidency l2(100.0);
   CHECK(l2.write(7, 60.0).writeback_bytes == 0.0);  // fits: nothing written back yet
   CHECK(l2.read(7, 60.0).miss_bytes == 0.0);        // the written result is read from L2
-  L2Traffic t = l2.read(8, 60.0);                   // 120 > 100: evicts 7, which is dirty
+  CacheTraffic t = l2.read(8, 60.0);                   // 120 > 100: evicts 7, which is dirty
   CHECK(t.miss_bytes == 60.0);
   CHECK(t.writeback_bytes == 60.0);
   CHECK_FALSE(l2.resident(7));
-  L2Traffic clean = l2.read(9, 60.0);               // evicts 8, clean: nothing written back
+  CacheTraffic clean = l2.read(9, 60.0);               // evicts 8, clean: nothing written back
   CHECK(clean.writeback_bytes == 0.0);
 }

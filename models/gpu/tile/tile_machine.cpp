@@ -133,7 +133,7 @@ void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
   double read_bytes = 0, miss_bytes = 0, read_writebacks = 0;
   for (const auto& r : cta.reads) {
     read_bytes += r.bytes;
-    L2Traffic t = l2_.read(r.object, r.bytes, r.offset);
+    CacheTraffic t = l2_.read(r.object, r.bytes, r.offset);
     miss_bytes += t.miss_bytes;
     read_writebacks += t.writeback_bytes;
   }

@@ -10,7 +10,7 @@
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/kernel.h"
-#include "models/memory/l2_residency.h"
+#include "models/memory/cache_residency.h"
 #include "sim/engine/flow_host.h"
 #include "sim/engine/timer_queue.h"
 #include "sim/result.h"
@@ -47,7 +47,7 @@ class TileMachine : public sc_core::sc_module {
   const GpuChip chip_;
   TimerQueue timers_;
   FlowHost flows_;
-  L2Residency l2_;
+  CacheResidency l2_;
   ResourceId l2_resource_, hbm_resource_;
   std::vector<SmState> sms_;
   sc_core::sc_event kernel_done_;

@@ -1,23 +1,23 @@
-#include "models/memory/l2_residency.h"
+#include "models/memory/cache_residency.h"
 
 #include <algorithm>
 
 namespace hwsim {
 
-L2Traffic L2Residency::read(std::int64_t id, double bytes, double offset) {
+CacheTraffic CacheResidency::read(std::int64_t id, double bytes, double offset) {
   if (id < 0) return {bytes, 0};
   double missed = 0;
   double written_back = insert(id, offset, offset + bytes, false, &missed);
   return {missed, written_back};
 }
 
-L2Traffic L2Residency::write(std::int64_t id, double bytes, double offset) {
+CacheTraffic CacheResidency::write(std::int64_t id, double bytes, double offset) {
   if (id < 0) return {0, bytes};  // streaming store: straight through to HBM
   double missed = 0;
   return {0, insert(id, offset, offset + bytes, true, &missed)};
 }
 
-double L2Residency::insert(std::int64_t id, double begin, double end, bool dirty, double* missed) {
+double CacheResidency::insert(std::int64_t id, double begin, double end, bool dirty, double* missed) {
   *missed = end - begin;
   auto it = where_.find(id);
   if (it != where_.end()) {
@@ -47,7 +47,7 @@ double L2Residency::insert(std::int64_t id, double begin, double end, bool dirty
   return evict_to_fit();
 }
 
-double L2Residency::evict_to_fit() {
+double CacheResidency::evict_to_fit() {
   double written_back = 0;
   while (used_ > capacity_ && lru_.size() > 1) {
     const Entry& victim = lru_.back();

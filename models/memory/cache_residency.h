@@ -1,8 +1,9 @@
 #pragma once
-// Which data objects (operand panels, tensor blocks) are resident in L2: a write-back,
-// write-allocate LRU by bytes. A tile model asks at CTA start how many of its operand bytes hit;
-// misses are fetched from HBM and become resident. Writes allocate dirty objects; evicting a
-// dirty object owes its bytes to HBM (write-back). Objects with a negative id are streaming data
+// Which data objects (operand panels, tensor blocks) are resident in one cached memory level (a
+// GPU's L2, an Infinity Cache, a TPU's CMEM): a write-back, write-allocate LRU by bytes. A device
+// keeps one per cached level (DeviceInfo::memory, `cached`). A model asks how many of its operand
+// bytes hit; misses are fetched from the next level out and become resident. Writes allocate
+// dirty objects; evicting a dirty object owes its bytes to the next level (write-back). Objects with a negative id are streaming data
 // that is never reused (reads always miss and do not allocate).
 #include <cstdint>
 #include <list>
@@ -10,21 +11,21 @@
 
 namespace hwsim {
 
-struct L2Traffic {
-  double miss_bytes = 0;       // read from HBM
-  double writeback_bytes = 0;  // dirty bytes evicted to HBM to make room
+struct CacheTraffic {
+  double miss_bytes = 0;       // read from the next level out
+  double writeback_bytes = 0;  // dirty bytes evicted to the next level out to make room
 };
 
-class L2Residency {
+class CacheResidency {
  public:
-  explicit L2Residency(double capacity_bytes) : capacity_(capacity_bytes) { where_.reserve(4096); }
+  explicit CacheResidency(double capacity_bytes) : capacity_(capacity_bytes) { where_.reserve(4096); }
 
   // Reads `bytes` of object `id` starting at byte `offset` of the object. An object holds one
   // contiguous byte range; bytes outside it miss, and the range grows to cover what was touched
   // (or is replaced when the new bytes are disjoint from it).
-  L2Traffic read(std::int64_t id, double bytes, double offset = 0);
+  CacheTraffic read(std::int64_t id, double bytes, double offset = 0);
   // Writes `bytes` of object `id` at `offset` (allocates it dirty).
-  L2Traffic write(std::int64_t id, double bytes, double offset = 0);
+  CacheTraffic write(std::int64_t id, double bytes, double offset = 0);
   bool resident(std::int64_t id) const { return where_.count(id) != 0; }
   double resident_bytes() const { return used_; }
 
