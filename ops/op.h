@@ -58,7 +58,9 @@ constexpr int composite_input(int i) { return -(i + 1); }
 // Elementwise work a fusing compiler (XLA: workloads/passes/) folded into this op, so it runs in
 // the op's epilogue or in the same vector pass instead of as ops of its own: their names, their
 // vector FLOPs, and the bytes they read or write beyond what the host op already moves (e.g. the
-// residual a fused add reads). op_flops/op_min_bytes include them.
+// residual a fused add reads). extra_bytes_written is negative when the fused epilogue writes less
+// than the host's own output (SiLU·mul after gate_up writes half of it). op_flops/op_min_bytes
+// include them.
 struct FusedWork {
   std::vector<std::string> ops;
   double vector_flops = 0;

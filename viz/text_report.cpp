@@ -75,7 +75,7 @@ void print_breakdown(std::ostream& out, const RunResult& r, const Row& row) {
   line("  waiting on memory", b.memory);
   if (b.communication > 0) line("  communication", b.communication);
   line("  launch/fill/drain", b.overhead);
-  line(fmt::format("  idle {} (tail, small work)", r.compute_unit), b.idle);
+  line("  idle (tail, small work)", b.idle);
   if (r.details.empty()) return;
   fmt::print(out, "\n  {} figures (whole run)\n", r.device_kind);
   for (const auto& d : r.details) row("  " + d.key, fmt::format("{:.4g}", d.value));

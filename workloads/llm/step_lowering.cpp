@@ -166,8 +166,9 @@ class StepBuilder {
     std::string p = fmt::format("L{}.", i);
     double E = double(m_.experts), k = double(m_.top_k);
     OpVertex router = add(p + "router", "gemm", linear(s_.tokens(), m_.experts, m_.hidden), {in});
-    // Softmax over the E logits and selection of k: reads T·E logits, writes k (weight, int32 index).
-    OpVertex topk = topk_ = add(p + "topk", "elementwise", stream(T_ * E * a_, T_ * k * (a_ + 4), 4 * T_ * E, s_.tokens()),
+    // Softmax over the E logits and selection of k (a reduction, not elementwise: no compiler fuses
+    // it into the router GEMM): reads T·E logits, writes k (weight, int32 index).
+    OpVertex topk = topk_ = add(p + "topk", "reduction", stream(T_ * E * a_, T_ * k * (a_ + 4), 4 * T_ * E, s_.tokens()),
                         {router});
     std::int64_t routed = s_.tokens() * m_.top_k;
     std::int64_t groups = expected_distinct_experts(m_.experts, routed);
