@@ -11,7 +11,7 @@
 // Plain C++ with no SystemC dependency: time is a double in seconds, advanced by the host.
 // Deterministic: the same calls in the same order give bit-identical results. Rates are
 // recomputed lazily, once after any number of starts and finishes at one instant.
-#include <boost/container/small_vector.hpp>
+#include <array>
 #include <functional>
 #include <cstdint>
 #include <initializer_list>
@@ -30,21 +30,34 @@ struct FlowDemand {
   double weight;  // bytes consumed at `resource` per byte of flow progress
 };
 
-// The resources a flow crosses, any number of them: the first few are kept inline (flows are
-// created by the million and most cross at most four resources), more spill to the heap.
+// The resources a flow crosses, any number of them: up to four are kept inline (flows are created
+// by the million and most cross at most four resources: copying them must stay a memcpy); a fifth
+// moves them all to the heap.
 class FlowDemands {
  public:
   static constexpr std::size_t kInline = 4;
   FlowDemands() = default;
-  FlowDemands(std::initializer_list<FlowDemand> list) : items_(list.begin(), list.end()) {}
-  void push_back(const FlowDemand& d) { items_.push_back(d); }
-  const FlowDemand* begin() const { return items_.data(); }
-  const FlowDemand* end() const { return items_.data() + items_.size(); }
-  std::size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
+  FlowDemands(std::initializer_list<FlowDemand> list) {
+    for (const auto& d : list) push_back(d);
+  }
+  void push_back(const FlowDemand& d) {
+    if (size_ < kInline) {
+      inline_[size_++] = d;
+      return;
+    }
+    if (size_ == kInline) spilled_.assign(inline_.begin(), inline_.end());
+    spilled_.push_back(d);
+    ++size_;
+  }
+  const FlowDemand* begin() const { return size_ <= kInline ? inline_.data() : spilled_.data(); }
+  const FlowDemand* end() const { return begin() + size_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
 
  private:
-  boost::container::small_vector<FlowDemand, kInline> items_;
+  std::array<FlowDemand, kInline> inline_{};
+  std::size_t size_ = 0;
+  std::vector<FlowDemand> spilled_;  // all of them, once there are more than kInline
 };
 
 struct FlowSpec {

@@ -1,0 +1,191 @@
+#include "models/systolic/gemm_blocking.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <vector>
+
+#include "models/systolic/mxu_timing.h"
+#include "models/systolic/pipeline_estimate.h"
+
+namespace hwsim {
+namespace {
+
+constexpr double kAccumulatorBytes = 4;  // f32 partial sums, as the MXU produces them
+constexpr double kDequantBytes = 2;      // narrower weights are widened to bf16 in VMEM
+constexpr std::size_t kCandidatesPerDim = 8;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t round_up(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
+
+// The problem as fed to the array (transposed: the operands swap roles).
+GemmProblem oriented(const GemmProblem& p, bool transposed) {
+  if (!transposed) return p;
+  GemmProblem t = p;
+  std::swap(t.m, t.n);
+  std::swap(t.a_bytes, t.b_bytes);
+  std::swap(t.dequant_a, t.dequant_b);
+  return t;
+}
+
+// A blocking in the other orientation's coordinates (an involution, like oriented(problem)).
+GemmBlocking flipped(const GemmBlocking& b) {
+  if (!b.transposed) return b;
+  GemmBlocking f = b;
+  std::swap(f.bm, f.bn);
+  std::swap(f.a_resident, f.b_resident);
+  return f;
+}
+
+// Granularity of m, n, k: the array side for the dimensions the dataflow maps onto the array,
+// the sublanes for the streamed one.
+struct Units { std::int64_t m, n, k; };
+Units units(const SystolicChip& c) {
+  switch (c.dataflow) {
+    case Dataflow::os: return {c.rows, c.cols, c.vpu_sublanes};
+    case Dataflow::is: return {c.cols, c.vpu_sublanes, c.rows};
+    case Dataflow::ws: break;
+  }
+  return {c.vpu_sublanes, c.cols, c.rows};
+}
+
+// The whole (padded) dimension, then power-of-two multiples of the unit below it, largest first.
+std::vector<std::int64_t> candidates(std::int64_t d, std::int64_t unit) {
+  std::int64_t whole = round_up(d, unit);
+  std::vector<std::int64_t> out{whole};
+  std::int64_t b = unit;
+  while (b * 2 < whole) b *= 2;
+  for (; b >= unit && out.size() < kCandidatesPerDim; b /= 2)
+    if (b < whole) out.push_back(b);
+  return out;
+}
+
+// Operand and partial-sum bytes one block moves through the VMEM port, by dataflow: the
+// stationary operand once, the streamed one once per fold along the other spatial dimension,
+// partial sums once per fold along K when K is spatial.
+double block_vmem_bytes(const GemmProblem& p, const SystolicChip& c, std::int64_t m, std::int64_t n,
+                        std::int64_t k) {
+  double x = double(m) * k * p.a_bytes, w = double(n) * k * p.b_bytes, out = double(m) * n * kAccumulatorBytes;
+  switch (c.dataflow) {
+    case Dataflow::ws: return w + x * ceil_div(n, c.cols) + out * ceil_div(k, c.rows);
+    case Dataflow::os: return out + x * ceil_div(n, c.cols) + w * ceil_div(m, c.rows);
+    case Dataflow::is: return x + w * ceil_div(m, c.cols) + out * ceil_div(k, c.rows);
+  }
+  return 0;
+}
+
+// Vector-unit ops of one block: popping and adding partial sums (once per K fold when K is
+// spatial), and widening narrower weights.
+double block_vector_ops(const GemmProblem& p, const SystolicChip& c, std::int64_t m, std::int64_t n,
+                        std::int64_t k) {
+  double pops = double(m) * n * (c.dataflow == Dataflow::os ? 1 : ceil_div(k, c.rows));
+  return pops + (p.dequant_a ? double(m) * k * c.dequant_ops : 0) + (p.dequant_b ? double(n) * k * c.dequant_ops : 0);
+}
+
+// Sums over every block of the problem (full blocks and the partial ones at the edges).
+struct BlockTotals {
+  double cycles = 0, fill = 0, folds = 0, cells_used = 0, macs = 0, vector_ops = 0, vmem_bytes = 0;
+};
+
+BlockTotals sum_blocks(const GemmProblem& p, const SystolicChip& c, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
+  struct Part { std::int64_t size, count; };
+  auto parts = [](std::int64_t d, std::int64_t b) {
+    std::vector<Part> v{{std::min(d, b), d / b > 0 ? d / b : 1}};
+    if (d > b && d % b) v.push_back({d % b, 1});
+    return v;
+  };
+  BlockTotals t;
+  for (Part m : parts(p.m, bm))
+    for (Part n : parts(p.n, bn))
+      for (Part k : parts(p.k, bk)) {
+        double count = double(m.count) * n.count * k.count * p.groups;
+        BlockTiming bt = time_block(c, m.size, n.size, k.size);
+        t.cycles += count * bt.cycles;
+        t.fill += count * bt.fill_cycles;
+        t.folds += count * bt.folds;
+        t.cells_used += count * bt.folds * bt.fold_efficiency;
+        t.macs += count * bt.useful_macs;
+        t.vector_ops += count * block_vector_ops(p, c, m.size, n.size, k.size);
+        t.vmem_bytes += count * block_vmem_bytes(p, c, m.size, n.size, k.size);
+      }
+  return t;
+}
+
+// HBM bytes read under a blocking (writes: C once).
+double read_traffic(const GemmProblem& p, const GemmBlocking& b) {
+  double a = double(p.m) * p.k * p.a_bytes, w = double(p.n) * p.k * p.b_bytes;
+  std::int64_t nm = ceil_div(p.m, b.bm), nn = ceil_div(p.n, b.bn);
+  if (b.a_resident) return p.groups * (a + w * nm);
+  if (b.b_resident) return p.groups * (a * nn + w);
+  return p.groups * (a * nn + w * nm);
+}
+
+// The phase of an oriented problem under a blocking (config left empty).
+Phase build(const GemmProblem& p, const GemmBlocking& b, const SystolicChip& c) {
+  Phase ph;
+  std::int64_t nk = ceil_div(p.k, b.bk);
+  std::int64_t blocks = p.groups * ceil_div(p.m, b.bm) * ceil_div(p.n, b.bn);
+  ph.steps = split_over_cores(blocks, c.tensorcores, nk);
+  double steps = double(blocks * nk);
+  BlockTotals t = sum_blocks(p, c, b.bm, b.bn, b.bk);
+  double cycle = 1.0 / (c.clock_hz * p.macs_per_cell * c.mxu_efficiency);
+  PipelineStep& s = ph.step;
+  s.load_bytes = read_traffic(p, b) / steps;
+  s.store_bytes = p.groups * double(p.m) * p.n * p.out_bytes / steps;
+  s.mxu_seconds = t.cycles / steps * cycle;
+  s.fill_seconds = t.fill / steps * cycle;
+  s.vpu_seconds = t.vector_ops / steps / c.vpu_rate();
+  s.vmem_bytes = t.vmem_bytes / steps + s.load_bytes + s.store_bytes;
+  s.vmem_seconds = s.vmem_bytes / c.vmem_bandwidth;
+  ph.mxu_macs = t.macs;
+  ph.vector_ops = t.vector_ops;
+  ph.folds = std::int64_t(t.folds);
+  ph.fold_efficiency = t.folds > 0 ? t.cells_used / t.folds : 0;
+  return ph;
+}
+
+}  // namespace
+
+double block_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
+  return 2 * (double(bm) * bk * p.a_bytes + double(bn) * bk * p.b_bytes) + double(bm) * bn * kAccumulatorBytes +
+         2 * double(bm) * bn * p.out_bytes + (p.dequant_a ? double(bm) * bk * kDequantBytes : 0) +
+         (p.dequant_b ? double(bn) * bk * kDequantBytes : 0);
+}
+
+double smallest_footprint(const GemmProblem& p, const SystolicChip& chip) {
+  Units u = units(chip);
+  return block_footprint(p, std::min(u.m, round_up(p.m, u.m)), std::min(u.n, round_up(p.n, u.n)),
+                         std::min(u.k, round_up(p.k, u.k)));
+}
+
+std::optional<GemmBlocking> choose_gemm_blocking(const GemmProblem& p, const SystolicChip& chip) {
+  std::optional<GemmBlocking> best;
+  Units u = units(chip);
+  for (bool transposed : {false, true}) {
+    GemmProblem o = oriented(p, transposed);
+    for (std::int64_t bm : candidates(o.m, u.m))
+      for (std::int64_t bn : candidates(o.n, u.n))
+        for (std::int64_t bk : candidates(o.k, u.k)) {
+          double footprint = block_footprint(o, bm, bn, bk);
+          if (footprint > chip.vmem_bytes) continue;
+          bool spans_k = bk >= o.k;
+          for (int resident = 0; resident < (spans_k ? 3 : 1); ++resident) {
+            GemmBlocking b{bm, bn, bk, transposed, resident == 1, resident == 2, 0, footprint};
+            b.estimate = estimate_phase(build(o, b, chip), chip);
+            if (!best || b.estimate < best->estimate) best = flipped(b);
+          }
+        }
+  }
+  return best;
+}
+
+Phase gemm_phase(const GemmProblem& p, const GemmBlocking& b, const SystolicChip& chip, std::string name) {
+  Phase ph = build(oriented(p, b.transposed), flipped(b), chip);
+  ph.name = std::move(name);
+  ph.config = fmt::format("{} {} {}x{}x{}{}{} steps {} folds {}", ph.name, dataflow_name(chip.dataflow), b.bm,
+                          b.bn, b.bk, b.transposed ? " transposed" : "",
+                          b.b_resident ? " W-resident" : b.a_resident ? " x-resident" : "", ph.total_steps(),
+                          ph.folds);
+  return ph;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,56 @@
+#include "models/systolic/mxu_timing.h"
+
+#include <algorithm>
+
+namespace hwsim {
+
+namespace {
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+}  // namespace
+
+FoldShape map_gemm(Dataflow d, std::int64_t m, std::int64_t n, std::int64_t k) {
+  switch (d) {
+    case Dataflow::os: return {m, n, k};
+    case Dataflow::ws: return {k, n, m};
+    case Dataflow::is: return {k, m, n};
+  }
+  return {k, n, m};
+}
+
+FoldCount count_folds(const FoldShape& s, int rows, int cols) {
+  FoldCount f;
+  f.row_folds = ceil_div(s.sr, rows);
+  f.col_folds = ceil_div(s.sc, cols);
+  double cells = double(f.folds()) * rows * cols;
+  f.efficiency = cells > 0 ? double(s.sr) * double(s.sc) / cells : 0;
+  return f;
+}
+
+std::int64_t fold_cycles(int rows, int cols, std::int64_t t) { return 2 * std::int64_t(rows) + cols + t - 2; }
+
+std::int64_t chain_cycles(Preload p, int rows, int cols, std::int64_t t, std::int64_t folds) {
+  if (folds <= 0) return 0;
+  if (p == Preload::serial) return folds * fold_cycles(rows, cols, t);
+  std::int64_t r = rows, c = cols;
+  return r + folds * std::max(t, r) + (r - 1) + (c - 1);
+}
+
+std::int64_t chain_fill_cycles(Preload p, int rows, int cols, std::int64_t t, std::int64_t folds) {
+  // Everything but the T cycles per fold that stream rows.
+  return chain_cycles(p, rows, cols, t, folds) - folds * t;
+}
+
+BlockTiming time_block(const SystolicChip& chip, std::int64_t m, std::int64_t n, std::int64_t k) {
+  BlockTiming b;
+  FoldShape shape = map_gemm(chip.dataflow, m, n, k);
+  FoldCount count = count_folds(shape, chip.rows, chip.cols);
+  b.folds = count.folds();
+  b.fold_efficiency = count.efficiency;
+  std::int64_t per_array = ceil_div(b.folds, chip.mxus);
+  b.cycles = chain_cycles(chip.preload, chip.rows, chip.cols, shape.t, per_array);
+  b.fill_cycles = chain_fill_cycles(chip.preload, chip.rows, chip.cols, shape.t, per_array);
+  b.useful_macs = double(m) * double(n) * double(k);
+  return b;
+}
+
+}  // namespace hwsim

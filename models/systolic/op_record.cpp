@@ -1,0 +1,71 @@
+#include "models/systolic/op_record.h"
+
+namespace hwsim {
+namespace {
+
+struct PlanTotals {
+  double mxu_macs = 0, vector_ops = 0, vmem_bytes = 0, folds = 0, cells = 0, steps = 0;
+};
+
+PlanTotals totals(const OpPlan& plan) {
+  PlanTotals t;
+  for (const Phase& ph : plan.phases) {
+    double steps = double(ph.total_steps());
+    t.mxu_macs += ph.mxu_macs;
+    t.vector_ops += ph.vector_ops;
+    t.vmem_bytes += steps * ph.step.vmem_bytes;
+    t.folds += double(ph.folds);
+    t.cells += double(ph.folds) * ph.fold_efficiency;
+    t.steps += steps;
+  }
+  return t;
+}
+
+}  // namespace
+
+WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vector<std::vector<CoreTime>>& phases,
+                     const SystolicChip& chip) {
+  WorkRecord r;
+  r.name = plan.name;
+  r.op_class = plan.op_class;
+  r.config = plan.config();
+  r.dtype = plan.dtype;
+  r.start = timing.start;
+  r.end = timing.end;
+  r.launch = chip.op_overhead;
+  r.flops = plan.flops;
+  r.min_bytes = plan.min_bytes;
+  r.peak_flop_rate = plan.peak_flop_rate;
+  r.peak_memory_bandwidth = chip.hbm_bandwidth;
+  PlanTotals t = totals(plan);
+  r.traffic = {{"vmem", t.vmem_bytes}, {"hbm", timing.hbm_bytes}};
+
+  double cores = chip.tensorcores, duration = timing.end - timing.start;
+  TimeBreakdown b;
+  b.overhead = chip.op_overhead;
+  double vector_bound = 0;
+  for (const auto& phase : phases)
+    for (const CoreTime& c : phase) {
+      b.compute += c.compute / cores;
+      b.overhead += c.overhead / cores;
+      b.memory += c.memory / cores;
+      b.idle += c.idle / cores;
+      vector_bound += c.vector_bound / cores;
+    }
+  r.breakdown = b;
+
+  double seconds = duration > 0 ? duration : 1;
+  double mxu_util = plan.mxu_peak_flop_rate > 0 ? 2 * t.mxu_macs / (plan.mxu_peak_flop_rate * seconds) : 0;
+  r.details = {{"mxu_utilisation", mxu_util, Rollup::time_mean},
+               {"fold_efficiency", t.folds > 0 ? t.cells / t.folds : 0, Rollup::time_mean},
+               {"folds", t.folds, Rollup::sum},
+               {"vector_share", vector_bound / seconds, Rollup::time_mean},
+               {"vmem_stall", b.memory, Rollup::sum},
+               {"tiles", t.steps, Rollup::sum}};
+  r.energy = chip.idle_watts * duration + chip.mxu_joules_per_flop * 2 * t.mxu_macs +
+             chip.vpu_joules_per_flop * t.vector_ops + chip.vmem_joules_per_byte * t.vmem_bytes +
+             chip.hbm_joules_per_byte * timing.hbm_bytes;
+  return r;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,30 @@
+#pragma once
+// The WorkRecord of one fused op on the systolic chip, from its plan and what each TensorCore's
+// phases cost (pure). Details (documented in docs/systolic.md):
+//   mxu_utilisation  (time_mean) useful MXU FLOPs ÷ (MXU peak × the op's time)
+//   fold_efficiency  (time_mean) fraction of the array cells the op's folds occupy
+//   folds            (sum)       folds (stationary-operand loads) run, all MXUs
+//   vector_share     (time_mean) fraction of the op's time the vector unit set the pace
+//   vmem_stall       (sum)       seconds a TensorCore (mean over them) waited on HBM beyond the
+//                                loads and stores double buffering hid
+//   tiles            (sum)       pipeline steps (VMEM blocks or chunks), all TensorCores
+// The breakdown is averaged over the TensorCores: compute (MXU / vector / VMEM busy), memory (the
+// HBM waits above), overhead (dispatch, per-step cost, unhidden MXU fill and drain), idle.
+#include <vector>
+
+#include "models/systolic/op_plan.h"
+#include "models/systolic/systolic_chip.h"
+#include "models/systolic/systolic_machine.h"
+#include "sim/result.h"
+
+namespace hwsim {
+
+struct OpTiming {
+  double start = 0, end = 0;   // seconds from the step's start (start: dispatch begins)
+  double hbm_bytes = 0;        // moved during the op
+};
+
+WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vector<std::vector<CoreTime>>& phases,
+                     const SystolicChip& chip);
+
+}  // namespace hwsim

@@ -1,0 +1,78 @@
+#pragma once
+// The typed description of a systolic-array accelerator (Google TPU style), built once from a
+// validated Config (parameters declared in systolic_chip.cpp with units and descriptions). The
+// lowering and the machine read this struct, never the config.
+//
+// A chip has `tensorcores` TensorCores; each has `mxus` matrix units (square-ish arrays of
+// rows × cols MAC cells working in one dataflow), a vector unit (lanes × sublanes cells of `alus`
+// ALUs each) and its own VMEM scratchpad. HBM is shared by all TensorCores.
+#include <array>
+#include <string>
+
+#include "ops/dtype.h"
+
+namespace hwsim {
+
+class Config;
+
+// Which operand stays in the array (SCALE-Sim's names): ws = weights (the N×K operand), os =
+// outputs (partial sums accumulate in place), is = inputs (the M×K operand).
+enum class Dataflow { ws, os, is };
+// How a fold's stationary operand gets into the array: serial = load, then stream (SCALE-Sim);
+// overlapped = the next fold's operand is shifted in while the current one streams (TPU MXUs
+// double-buffer their weight registers).
+enum class Preload { overlapped, serial };
+// How XLA lowers attention without a custom kernel (materialized: QKᵀ scores written to HBM, a
+// softmax pass, then P·V) or with a flash-style kernel (fused: scores stay in VMEM).
+enum class AttentionMode { materialized, fused };
+
+struct SystolicChip {
+  std::string name;
+
+  // Compute
+  int tensorcores = 0;
+  double clock_hz = 0;
+  int mxus = 0;                        // per TensorCore
+  int rows = 0, cols = 0;              // MAC cells of one MXU
+  Dataflow dataflow = Dataflow::ws;
+  Preload preload = Preload::overlapped;
+  std::array<double, kDTypeCount> macs_per_cell{};  // per clock, by math dtype; 0 = unsupported
+  double mxu_efficiency = 1;           // sustained fraction of the fold arithmetic (issue gaps)
+  int vpu_lanes = 0, vpu_sublanes = 0, vpu_alus = 0;
+  double softmax_ops = 0;              // VPU ops per attention score
+  double dequant_ops = 0;              // VPU ops per weight element stored narrower than the math
+
+  // Memory
+  double vmem_bytes = 0;               // per TensorCore
+  double vmem_bandwidth = 0;           // bytes/s per TensorCore (VMEM ↔ MXU/VPU)
+  double hbm_bytes = 0;
+  double hbm_bandwidth = 0;            // datasheet
+  double hbm_latency = 0;
+  double hbm_efficiency = 1;
+
+  // Overheads and simulation bounds
+  double op_overhead = 0;              // seconds per fused op: dispatch, DMA descriptors, sync
+  double step_overhead = 0;            // seconds per pipeline step (loop iteration, semaphore wait)
+  AttentionMode attention = AttentionMode::materialized;
+
+  // Power
+  double tdp_watts = 0, idle_watts = 0;
+  double mxu_joules_per_flop = 0, vpu_joules_per_flop = 0;
+  double vmem_joules_per_byte = 0, hbm_joules_per_byte = 0;
+
+  static SystolicChip from_config(const Config& config);
+
+  double cells() const { return double(rows) * double(cols); }
+  // Dense FLOP/s of the whole chip for a math dtype (2 FLOP per MAC); 0 = unsupported.
+  double peak_flop_rate(DType t) const {
+    return double(tensorcores) * mxus * cells() * macs_per_cell[std::size_t(t)] * 2.0 * clock_hz;
+  }
+  bool supports(DType t) const { return macs_per_cell[std::size_t(t)] > 0; }
+  // Vector ops per second of one TensorCore's VPU.
+  double vpu_rate() const { return double(vpu_lanes) * vpu_sublanes * vpu_alus * clock_hz; }
+  double usable_hbm_bandwidth() const { return hbm_bandwidth * hbm_efficiency; }
+};
+
+std::string_view dataflow_name(Dataflow d);
+
+}  // namespace hwsim

@@ -1,0 +1,60 @@
+// The "systolic" device: a Google-TPU-style chip of TensorCores (MXU systolic arrays, a vector
+// unit, VMEM) sharing HBM. A step's ops (after the XLA fusion pass) are lowered one by one
+// (op_lowering) and run back to back on a SystolicMachine; one WorkRecord per fused op.
+// VMEM contents do not carry over between ops: every op loads its inputs from HBM and stores its
+// outputs there, as XLA does between fusions (tensor ids are not used).
+#include "models/systolic/op_lowering.h"
+#include "models/systolic/systolic_chip.h"
+#include "models/systolic/systolic_machine.h"
+#include "sim/config/config.h"
+#include "sim/device/device.h"
+#include "sim/registry.h"
+
+namespace hwsim {
+namespace {
+
+DeviceInfo describe(const SystolicChip& chip) {
+  DeviceInfo d;
+  d.kind = "systolic";
+  d.name = chip.name;
+  d.level = "tile";
+  d.framework = "xla";
+  d.unit = "fused op";
+  d.summary_detail = "mxu_utilisation";
+  d.compute_unit = "TensorCores";
+  double cores = chip.tensorcores;
+  d.memory = {{"vmem", chip.vmem_bytes * cores, chip.vmem_bandwidth * cores, 0, false},
+              {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}};
+  for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
+  d.tdp = chip.tdp_watts;
+  return d;
+}
+
+class SystolicDevice : public Device {
+ public:
+  explicit SystolicDevice(const Config& config)
+      : chip_(SystolicChip::from_config(config)), info_(describe(chip_)), machine_("systolic", chip_),
+        lowering_(chip_) {}
+
+  const DeviceInfo& info() const override { return info_; }
+
+  std::vector<WorkRecord> run_step(const StepProgram& step) override {
+    std::vector<WorkRecord> records;
+    double step_start = sim_now();
+    for (OpVertex v : step.order) records.push_back(machine_.run_op(lowering_.lower((*step.graph)[v]), step_start));
+    return records;
+  }
+
+ private:
+  SystolicChip chip_;
+  DeviceInfo info_;
+  SystolicMachine machine_;
+  OpLowering lowering_;
+};
+
+}  // namespace
+
+HWSIM_REGISTER(Device, SystolicDevice, "systolic",
+               "Google-TPU-style chip: TensorCores of MXU systolic arrays, a vector unit and VMEM, sharing HBM");
+
+}  // namespace hwsim

@@ -1,0 +1,104 @@
+#include "models/systolic/systolic_machine.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "models/systolic/op_record.h"
+
+namespace hwsim {
+
+// One TensorCore's pipeline in the current phase, kept in place while its callbacks are pending.
+struct SystolicMachine::CoreFlight {
+  const PipelineStep* step = nullptr;
+  std::int64_t steps = 0;
+  double busy = 0;        // seconds per step
+  double start = 0, end = 0;
+};
+
+SystolicMachine::SystolicMachine(sc_core::sc_module_name name, const SystolicChip& chip)
+    : sc_core::sc_module(name), chip_(chip), timers_("timers"), flows_("flows") {
+  hbm_ = flows_.network().add_resource("hbm", chip_.usable_hbm_bandwidth());
+}
+
+void SystolicMachine::start_core(CoreFlight& f) {
+  if (f.step->load_bytes <= 0) return after_prologue(f);
+  timers_.after(chip_.hbm_latency, [this, &f]() {
+    FlowSpec load{f.step->load_bytes, std::numeric_limits<double>::infinity(), {{hbm_, 1.0}}};
+    flows_.start(load, [this, &f]() { after_prologue(f); });
+  });
+}
+
+void SystolicMachine::after_prologue(CoreFlight& f) {
+  if (f.steps <= 1) return last_step(f);
+  double n = double(f.steps - 1);
+  double bytes = n * (f.step->load_bytes + f.step->store_bytes);
+  if (bytes <= 0) {
+    timers_.after(n * f.busy, [this, &f]() { last_step(f); });
+    return;
+  }
+  FlowSpec body{bytes, f.busy > 0 ? bytes / (n * f.busy) : std::numeric_limits<double>::infinity(), {{hbm_, 1.0}}};
+  flows_.start(body, [this, &f]() { last_step(f); });
+}
+
+void SystolicMachine::last_step(CoreFlight& f) {
+  timers_.after(f.busy, [this, &f]() { epilogue(f); });
+}
+
+void SystolicMachine::epilogue(CoreFlight& f) {
+  if (f.step->store_bytes <= 0) return finish(f);
+  FlowSpec store{f.step->store_bytes, std::numeric_limits<double>::infinity(), {{hbm_, 1.0}}};
+  flows_.start(store, [this, &f]() { finish(f); });
+}
+
+void SystolicMachine::finish(CoreFlight& f) {
+  f.end = sim_now();
+  if (--running_ == 0) phase_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+std::vector<CoreTime> SystolicMachine::run_phase(const Phase& phase) {
+  const PipelineStep& s = phase.step;
+  double start = sim_now();
+  std::vector<CoreFlight> flights(phase.steps.size());
+  running_ = 0;
+  for (std::size_t c = 0; c < flights.size(); ++c) {
+    flights[c] = CoreFlight{&s, phase.steps[c], s.busy(chip_.step_overhead), start, start};
+    if (flights[c].steps > 0) ++running_;
+  }
+  for (auto& f : flights)
+    if (f.steps > 0) start_core(f);
+  if (running_ > 0) wait(phase_done_);
+  double end = sim_now();
+  // Per core: the steps' busy time split into compute and overhead (per-step cost, the MXU fill
+  // and drain the other units do not hide); waiting on HBM; idle after its last store.
+  double core_busy = std::max({s.mxu_seconds, s.vpu_seconds, s.vmem_seconds});
+  double without_fill = std::max({s.mxu_seconds - s.fill_seconds, s.vpu_seconds, s.vmem_seconds});
+  bool vector_bound = s.vpu_seconds > 0 && s.vpu_seconds >= std::max(s.mxu_seconds, s.vmem_seconds);
+  std::vector<CoreTime> times;
+  for (const auto& f : flights) {
+    double n = double(f.steps);
+    CoreTime t;
+    t.compute = n * without_fill;
+    t.overhead = n * (core_busy - without_fill + chip_.step_overhead);
+    t.memory = std::max(0.0, (f.end - f.start) - n * f.busy);
+    t.idle = end - f.end;
+    t.vector_bound = vector_bound ? t.compute : 0;
+    times.push_back(t);
+  }
+  return times;
+}
+
+WorkRecord SystolicMachine::run_op(const OpPlan& plan, double step_start) {
+  auto& net = flows_.network();
+  double start = sim_now();
+  net.advance_to(start);
+  double hbm_before = net.bytes_through(hbm_);
+  wait(to_sc_time(chip_.op_overhead));
+  std::vector<std::vector<CoreTime>> phases;
+  for (const Phase& ph : plan.phases) phases.push_back(run_phase(ph));
+  double end = sim_now();
+  net.advance_to(end);
+  OpTiming timing{start - step_start, end - step_start, net.bytes_through(hbm_) - hbm_before};
+  return op_record(plan, timing, phases, chip_);
+}
+
+}  // namespace hwsim

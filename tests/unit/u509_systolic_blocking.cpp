@@ -1,0 +1,51 @@
+// GEMM blocking: the chosen block fits VMEM double-buffered, block sides are multiples of the
+// array (or the whole padded dimension), and the HBM traffic follows A × N-blocks + B × M-blocks
+// + C (or reads one operand once when a block spans K and it stays resident).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "models/systolic/gemm_blocking.h"
+#include "tests/fixtures/test_support.h"
+
+using namespace hwsim;
+using namespace hwsim::test;
+
+TEST_CASE("systolic blocking: 8192^3 bf16 on TPU v4 (16 MiB VMEM per core)") {
+  SystolicChip c = SystolicChip::from_config(load_config(chip_file("tpu_v4"), {}));
+  GemmProblem p;
+  p.m = p.n = p.k = 8192;
+  auto b = choose_gemm_blocking(p, c);
+  REQUIRE(b);
+  CHECK(b->vmem_footprint <= c.vmem_bytes);
+  CHECK(block_footprint(p, b->bm, b->bn, b->bk) <= c.vmem_bytes);
+  CHECK(b->bn % 128 == 0);
+  CHECK(b->bk % 128 == 0);
+  Phase ph = gemm_phase(p, *b, c, "gemm");
+  double nm = std::ceil(8192.0 / b->bm), nn = std::ceil(8192.0 / b->bn);
+  double a = 8192.0 * 8192 * 2, w = a, out = a;
+  double expected = b->a_resident ? a + w * nm : b->b_resident ? a * nn + w : a * nn + w * nm;
+  double steps = double(ph.total_steps());
+  CHECK(ph.step.load_bytes * steps == doctest::Approx(expected));
+  CHECK(ph.step.store_bytes * steps == doctest::Approx(out));
+  // Both TensorCores get work, evenly.
+  REQUIRE(ph.steps.size() == 2);
+  CHECK(ph.steps[0] == ph.steps[1]);
+  CHECK(ph.mxu_macs == doctest::Approx(8192.0 * 8192 * 8192));
+}
+
+TEST_CASE("systolic blocking: a decode GEMV reads its weights once") {
+  SystolicChip c = SystolicChip::from_config(load_config(chip_file("tpu_v5p"), {}));
+  GemmProblem p;
+  p.m = 1, p.n = 14336, p.k = 4096;
+  auto b = choose_gemm_blocking(p, c);
+  REQUIRE(b);
+  Phase ph = gemm_phase(p, *b, c, "gemm");
+  double weights = 14336.0 * 4096 * 2, x = 4096.0 * 2;
+  double nn = std::ceil(14336.0 / b->bn), nm = std::ceil(1.0 / b->bm);
+  CHECK(nm == 1);
+  double expected = b->a_resident ? x + weights : b->b_resident ? x * nn + weights : x * nn + weights * nm;
+  CHECK(ph.step.load_bytes * double(ph.total_steps()) == doctest::Approx(expected));
+  CHECK(expected < 1.01 * weights);
+  CHECK(ph.fold_efficiency > 0);
+}
