@@ -274,13 +274,16 @@ std::vector<std::string> shipped_chips() {
 
 std::string find_chip_file(const std::string& chip) {
   if (fs::is_regular_file(chip)) return chip;
-  if (chip.find('/') == std::string::npos && chip.find(".toml") == std::string::npos) {
+  if (chip.find('/') == std::string::npos) {
+    // A bare name ("tpu_v5e", or "tpu_v5e.toml") is a shipped chip in configs/.
+    std::string file = chip.size() > 5 && chip.ends_with(".toml") ? chip : chip + ".toml";
     for (const fs::path& dir : {fs::path("configs"), fs::path(HWSIM_SOURCE_DIR) / "configs"}) {
-      fs::path candidate = dir / (chip + ".toml");
+      fs::path candidate = dir / file;
       if (fs::is_regular_file(candidate)) return candidate.string();
     }
+    std::string name = file.substr(0, file.size() - 5);
     config_error(fmt::format("--chip {}: unknown chip; shipped chips: {}{}", chip, join(shipped_chips()),
-                             did_you_mean(chip, shipped_chips())));
+                             did_you_mean(name, shipped_chips())));
   }
   config_error(fmt::format("{}: no such chip file", chip));
 }

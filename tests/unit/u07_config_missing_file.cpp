@@ -23,3 +23,12 @@ TEST_CASE("config: unknown chip name lists the shipped chips") {
   CHECK(contains(line, "h100"));
   CHECK(contains(line, "did you mean h100?"));
 }
+
+TEST_CASE("config: a bare chip name finds configs/NAME.toml, with or without .toml") {
+  CHECK(load_config("tpu_v5e", {}).chip_path().ends_with("configs/tpu_v5e.toml"));
+  CHECK(load_config("tpu_v5e.toml", {}).chip_path().ends_with("configs/tpu_v5e.toml"));
+  CHECK(load_config("tpu_v5e", {}).kind() == "systolic");
+  std::string line = config_error_line("tpu_v5f.toml");
+  CHECK(contains(line, "--chip tpu_v5f.toml: unknown chip"));
+  CHECK(contains(line, "did you mean tpu_v5e?"));
+}
