@@ -3,18 +3,13 @@
 // 2048³ bf16 GEMM on a 128x128 array in <= 50 ms, decode_llama8b on TPU v5p in <= 0.3 s.
 // Prints figures; never fails on speed.
 //   build/bench/bench_tpu
-#include <chrono>
 #include <fmt/format.h>
-#include <sys/resource.h>
 #include <utility>
 
-#include "app/simulate.h"
-#include "sim/config/config.h"
-#include "sim/engine/isolated_run.h"
-#include "workloads/workload.h"
+#include "bench/bench_support.h"
 
 int main() {
-  using namespace hwsim;
+  using namespace hwsim::bench;
   const std::pair<const char*, const char*> points[] = {
       {"tpu_v5e", "gemm:M=2048,N=2048,K=2048,dtype=bf16"},
       {"tpu_v5p", "decode_llama8b"},
@@ -24,20 +19,9 @@ int main() {
   fmt::print("{:<9} {:<48} {:>9} {:>8} {:>14} {:>12}\n", "chip", "workload", "wall s", "ops", "peak RSS MiB",
              "simulated s");
   for (const auto& [chip, spec] : points) {
-    std::string line = run_isolated([&]() {
-      Config config = load_config(chip, {});
-      auto begin = std::chrono::steady_clock::now();
-      Workload workload = WorkloadCatalog::build(spec);
-      RunResult result = simulate(config, workload);
-      double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-      struct rusage usage{};
-      getrusage(RUSAGE_SELF, &usage);
-      std::size_t ops = 0;
-      for (const auto& s : result.steps) ops += s.records.size();
-      return fmt::format("{:<9} {:<48} {:>9.4f} {:>8} {:>14.1f} {:>12.6f}", chip, spec, wall, ops,
-                         usage.ru_maxrss / 1024.0, result.seconds);
-    });
-    fmt::print("{}\n", line);
+    TimedRun t = time_workload(chip, spec);
+    fmt::print("{:<9} {:<48} {:>9.4f} {:>8} {:>14.1f} {:>12.6f}\n", chip, spec, t.wall_seconds, t.records,
+               t.peak_rss_mib, t.simulated_seconds);
   }
   return 0;
 }

@@ -16,18 +16,12 @@ namespace hwsim {
 namespace {
 
 DeviceInfo describe(const GpuChip& chip) {
-  DeviceInfo d;
-  d.kind = "gpu";
-  d.name = chip.name;
-  d.level = "tile";
-  d.framework = "eager";
-  d.unit = "kernel";
-  d.summary_detail = "waves";
-  d.compute_unit = "SMs";
-  d.memory = {{"l2", chip.l2_bytes, chip.l2_bandwidth, chip.l2_latency, true},
-              {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}};
+  DeviceInfo d{.kind = "gpu", .name = chip.name, .level = "tile", .framework = "eager", .unit = "kernel",
+               .summary_detail = "waves", .compute_unit = "SMs",
+               .memory = {{"l2", chip.l2_bytes, chip.l2_bandwidth, chip.l2_latency, true},
+                          {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
+               .tdp = chip.tdp_watts};
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
-  d.tdp = chip.tdp_watts;
   return d;
 }
 

@@ -14,19 +14,13 @@ namespace hwsim {
 namespace {
 
 DeviceInfo describe(const SystolicChip& chip) {
-  DeviceInfo d;
-  d.kind = "systolic";
-  d.name = chip.name;
-  d.level = "tile";
-  d.framework = "xla";
-  d.unit = "fused op";
-  d.summary_detail = "mxu_utilisation";
-  d.compute_unit = "TensorCores";
-  double cores = chip.tensorcores;
-  d.memory = {{"vmem", chip.vmem_bytes * cores, chip.vmem_bandwidth * cores, 0, false},
-              {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}};
+  double cores = chip.tensorcores;  // VMEM is per TensorCore
+  DeviceInfo d{.kind = "systolic", .name = chip.name, .level = "tile", .framework = "xla", .unit = "fused op",
+               .summary_detail = "mxu_utilisation", .compute_unit = "TensorCores",
+               .memory = {{"vmem", chip.vmem_bytes * cores, chip.vmem_bandwidth * cores, 0, false},
+                          {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
+               .tdp = chip.tdp_watts};
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
-  d.tdp = chip.tdp_watts;
   return d;
 }
 

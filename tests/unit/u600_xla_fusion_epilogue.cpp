@@ -2,10 +2,13 @@
 // epilogue; the fused op reads only what the elementwise op read beyond the GEMM's output.
 #include <doctest/doctest.h>
 
+#include "tests/unit/u6_graph_support.h"
+
 #include "workloads/passes/framework_pass.h"
 #include "workloads/passes/xla_fusion.h"
 
 using namespace hwsim;
+using namespace hwsim::test;
 
 namespace {
 
@@ -23,12 +26,6 @@ Op gemm_op(const std::string& name, std::int64_t n, std::int64_t k) {
   GemmOp g;
   g.m = kTokens, g.n = n, g.k = k;
   return Op(name, "gemm", g);
-}
-
-double total(const OpGraph& g, double (*measure)(const Op&)) {
-  double sum = 0;
-  for (OpVertex v : execution_order(g)) sum += measure(g[v]);
-  return sum;
 }
 
 // A transformer block's shape: skip → act (a norm) → o_proj; residual(skip, o_proj). The skip

@@ -2,9 +2,12 @@
 // becomes one vector pass named after its first op; a tensor with two consumers stops the chain.
 #include <doctest/doctest.h>
 
+#include "tests/unit/u6_graph_support.h"
+
 #include "workloads/passes/xla_fusion.h"
 
 using namespace hwsim;
+using namespace hwsim::test;
 
 namespace {
 
@@ -22,20 +25,6 @@ Op attention_op() {
   AttentionOp a;
   a.heads = 8, a.kv_heads = 8, a.kv_len = 64;
   return Op("attention", "attention", a);
-}
-
-double total(const OpGraph& g, double (*measure)(const Op&)) {
-  double sum = 0;
-  for (OpVertex v : execution_order(g)) sum += measure(g[v]);
-  return sum;
-}
-
-const Op& op_named(const OpGraph& g, const std::string& name) {
-  for (OpVertex v : execution_order(g))
-    if (g[v].name == name) return g[v];
-  FAIL("no op " << name);
-  static const Op none;
-  return none;
 }
 
 }  // namespace

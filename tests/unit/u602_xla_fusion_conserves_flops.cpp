@@ -2,12 +2,15 @@
 // exact Llama-3-8B decode layer derived by hand below.
 #include <doctest/doctest.h>
 
+#include "tests/unit/u6_graph_support.h"
+
 #include <map>
 
 #include "workloads/llm/step_lowering.h"
 #include "workloads/passes/xla_fusion.h"
 
 using namespace hwsim;
+using namespace hwsim::test;
 
 namespace {
 
@@ -19,12 +22,6 @@ OpGraph decode_step(const std::string& model, std::int64_t batch) {
   return lower_llm_step(load_architecture(model), LlmDtypes{}, shape);
 }
 
-double total(const OpGraph& g, double (*measure)(const Op&)) {
-  double sum = 0;
-  for (OpVertex v : execution_order(g)) sum += measure(g[v]);
-  return sum;
-}
-
 // Names of layer `layer`'s ops in execution order, without the "L<i>." prefix.
 std::vector<std::string> layer_ops(const OpGraph& g, int layer) {
   std::string prefix = "L";  // built piecewise: GCC 12 warns falsely (-Wrestrict) on "L" + str
@@ -34,14 +31,6 @@ std::vector<std::string> layer_ops(const OpGraph& g, int layer) {
   for (OpVertex v : execution_order(g))
     if (g[v].name.rfind(prefix, 0) == 0) names.push_back(g[v].name.substr(prefix.size()));
   return names;
-}
-
-const Op& op_named(const OpGraph& g, const std::string& name) {
-  for (OpVertex v : execution_order(g))
-    if (g[v].name == name) return g[v];
-  FAIL("no op " << name);
-  static const Op none;
-  return none;
 }
 
 }  // namespace
