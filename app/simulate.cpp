@@ -1,23 +1,38 @@
 #include "app/simulate.h"
 
+#include <fmt/format.h>
+
 #include "app/llm_metrics.h"
 #include "app/step_runner.h"
 #include "sim/device/device.h"
 #include "sim/error.h"
 #include "sim/registry.h"
+#include "sim/units.h"
 #include "workloads/llm/capacity.h"
 
 namespace hwsim {
 
 namespace {
-// A language-model run must hold its weights, KV cache and activations in the device's main memory.
+// A language-model run must hold its weights, KV cache and activations in the device's main
+// memory; any other workload at least the inputs and outputs of each of its ops.
 void check_capacity(const DeviceInfo& device, const Workload& workload) {
-  if (!workload.llm) return;
   double capacity = device.main_memory().bytes;
-  const LlmFacts& f = *workload.llm;
-  if (footprint_bytes(f, f.batch, f.context) > capacity)
-    workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " +
-                   fit_advice(workload, capacity));
+  if (workload.llm) {
+    const LlmFacts& f = *workload.llm;
+    if (footprint_bytes(f, f.batch, f.context) > capacity)
+      workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " +
+                     fit_advice(workload, capacity));
+    return;
+  }
+  for (const auto& step : workload.steps)
+    for (OpVertex v : execution_order(step.graph)) {
+      double bytes = op_min_bytes(step.graph[v]);
+      if (bytes > capacity)
+        workload_error(fmt::format("workload '{}' does not fit {}: {} reads and writes {} of tensors, the {} holds {}",
+                                   workload.spec, device.name, step.graph[v].name,
+                                   format_quantity(bytes, Dimension::bytes), device.main_memory().name,
+                                   format_quantity(capacity, Dimension::bytes)));
+    }
 }
 
 void describe_device(RunResult& result, const DeviceInfo& device) {
@@ -38,7 +53,7 @@ RunResult simulate(const Config& config, const Workload& workload) {
   std::string framework = workload.framework.empty() ? device->info().framework : workload.framework;
   StepRunner runner("runner", *device, workload, framework);
   sc_core::sc_start();
-  runner.rethrow_failure();
+  rethrow_simulation_failure();
   RunResult result;
   describe_device(result, device->info());
   result.steps = runner.take_results();

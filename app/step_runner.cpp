@@ -14,13 +14,13 @@ void StepRunner::run() {
   try {
     for (const auto& step : workload_.steps) results_.push_back(run_step(step));
   } catch (...) {
-    failure_ = std::current_exception();
-    sc_core::sc_stop();
+    fail_simulation(std::current_exception());
   }
 }
 
 StepResult StepRunner::run_step(const WorkloadStep& step) {
-  OpGraph graph = FrameworkPasses::get(framework_).apply(step.graph);
+  std::optional<OpGraph> rewritten = FrameworkPasses::get(framework_).apply(step.graph);
+  const OpGraph& graph = rewritten ? *rewritten : step.graph;
   StepProgram program;
   program.graph = &graph;
   program.order = execution_order(graph);

@@ -3,7 +3,6 @@
 // (what one step leaves on chip is there for the next, as in a serving loop). For each step, just
 // before it runs (so only one step's graph is ever rewritten): the framework pass, tensor
 // identities, then Device::run_step. Knows no kind of hardware.
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -20,11 +19,10 @@ class StepRunner : public sc_core::sc_module {
   // `framework`: the registered frontend pass every step goes through (workloads/passes).
   StepRunner(sc_core::sc_module_name name, Device& device, const Workload& workload, std::string framework);
 
-  // After sc_start(): one StepResult per step, records in order, times from the step's start.
+  // After sc_start() (and rethrow_simulation_failure(): what stopped the run early, such as a
+  // UserError from lowering, reaches the caller as itself): one StepResult per step, records in
+  // order, times from the step's start.
   std::vector<StepResult> take_results() { return std::move(results_); }
-  // After sc_start(): rethrows what stopped the run early (a UserError from lowering), so it
-  // reaches the caller as itself rather than as a SystemC report.
-  void rethrow_failure() const { if (failure_) std::rethrow_exception(failure_); }
 
  private:
   void run();  // SC_THREAD
@@ -34,7 +32,6 @@ class StepRunner : public sc_core::sc_module {
   const Workload& workload_;
   std::string framework_;
   std::vector<StepResult> results_;
-  std::exception_ptr failure_;
 };
 
 }  // namespace hwsim

@@ -6,13 +6,17 @@
 namespace hwsim {
 namespace {
 
+// The tile model keeps state per SM: far above any GPU (B200: 148), far below what would exhaust
+// memory.
+constexpr double kMaxSms = 100000;
+
 // Keys of a `kind = "gpu"` chip. memory.hbm.* and the shared power keys are declared in
 // models/memory/main_memory_params.cpp; name, description and kind in sim/config.
 const ParamRegistration gpu_params({"gpu"}, {
     choice_param("gpu.core.model", {"tile", "warp"},
                  "GPU core model: tile (workloads as CTA tiles in waves) or warp (kernel programs, SIMT lane by lane)")
         .defaults_to("tile"),
-    count_param("gpu.sm_count", "streaming multiprocessors"),
+    count_param("gpu.sm_count", "streaming multiprocessors").at_most(kMaxSms),
     quantity_param("gpu.sm.clock", Dimension::frequency, "SM clock (max boost)"),
     real_param("gpu.sm.flops_per_clock.fp32", "dense FP32 FLOP per clock per SM on CUDA cores (2 per FMA)"),
     real_param("gpu.sm.flops_per_clock.tf32", "dense TF32 tensor-core FLOP per clock per SM; 0 = none")

@@ -12,7 +12,6 @@ namespace {
 
 constexpr double kAccumulatorBytes = 4;  // f32 partial sums, as the MXU produces them
 constexpr double kDequantBytes = 2;      // narrower weights are widened to bf16 in VMEM
-constexpr std::size_t kCandidatesPerDim = 8;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 std::int64_t round_up(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
@@ -48,13 +47,15 @@ Units units(const SystolicChip& c) {
   return {c.vpu_sublanes, c.cols, c.rows};
 }
 
-// The whole (padded) dimension, then power-of-two multiples of the unit below it, largest first.
+// The whole (padded) dimension, then every power-of-two multiple of the unit below it, largest
+// first, down to the unit itself (so a block that fits VMEM is found whenever one exists; at most
+// ~log2(d / unit) + 1 candidates).
 std::vector<std::int64_t> candidates(std::int64_t d, std::int64_t unit) {
   std::int64_t whole = round_up(d, unit);
   std::vector<std::int64_t> out{whole};
   std::int64_t b = unit;
   while (b * 2 < whole) b *= 2;
-  for (; b >= unit && out.size() < kCandidatesPerDim; b /= 2)
+  for (; b >= unit; b /= 2)
     if (b < whole) out.push_back(b);
   return out;
 }

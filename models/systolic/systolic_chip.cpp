@@ -6,14 +6,19 @@
 namespace hwsim {
 namespace {
 
+// Bounds that keep every product of them (cells, lanes, cycles) far inside 64-bit integers and the
+// simulation's memory small; far above any chip (TPU v6e: 1 TensorCore, 4 MXUs of 256 x 256).
+constexpr double kMaxTensorCores = 1024, kMaxMxus = 1024, kMaxArrayEdge = 65536;
+
 // Keys of a `kind = "systolic"` chip. memory.hbm.*, power.tdp, power.idle and
 // power.hbm_energy_per_byte are shared with the GPU (models/memory/main_memory_params.cpp).
 const ParamRegistration systolic_params({"systolic"}, {
-    count_param("systolic.tensorcores", "TensorCores per chip (each with its MXUs, vector unit and VMEM)"),
+    count_param("systolic.tensorcores", "TensorCores per chip (each with its MXUs, vector unit and VMEM)")
+        .at_most(kMaxTensorCores),
     quantity_param("systolic.clock", Dimension::frequency, "TensorCore clock"),
-    count_param("systolic.mxu.count", "matrix units (systolic arrays) per TensorCore"),
-    count_param("systolic.mxu.rows", "MAC cells per MXU column (the array's height)"),
-    count_param("systolic.mxu.cols", "MAC cells per MXU row (the array's width)"),
+    count_param("systolic.mxu.count", "matrix units (systolic arrays) per TensorCore").at_most(kMaxMxus),
+    count_param("systolic.mxu.rows", "MAC cells per MXU column (the array's height)").at_most(kMaxArrayEdge),
+    count_param("systolic.mxu.cols", "MAC cells per MXU row (the array's width)").at_most(kMaxArrayEdge),
     choice_param("systolic.mxu.dataflow", {"ws", "os", "is"},
                  "operand kept in the array: ws weight-, os output-, is input-stationary (SCALE-Sim names)")
         .defaults_to("ws"),
@@ -34,8 +39,8 @@ const ParamRegistration systolic_params({"systolic"}, {
                "0 = unsupported").defaults_to("0").zero_allowed(),
     fraction_param("systolic.mxu.efficiency", "sustained fraction of the fold arithmetic (issue gaps between "
                    "pushes, result-buffer pops); estimate").defaults_to("0.9"),
-    count_param("systolic.vpu.lanes", "vector unit lanes").defaults_to("128"),
-    count_param("systolic.vpu.sublanes", "vector unit sublanes").defaults_to("8"),
+    count_param("systolic.vpu.lanes", "vector unit lanes").at_most(kMaxArrayEdge).defaults_to("128"),
+    count_param("systolic.vpu.sublanes", "vector unit sublanes").at_most(kMaxArrayEdge).defaults_to("8"),
     count_param("systolic.vpu.alus", "ALUs per (lane, sublane) cell; one vector op per ALU per clock")
         .defaults_to("2"),
     real_param("systolic.vpu.softmax_ops", "vector ops per attention score (mask, max, subtract, exp, sum, scale)")

@@ -64,27 +64,45 @@ std::vector<CoreTime> SystolicMachine::run_phase(const Phase& phase) {
     flights[c] = CoreFlight{&s, phase.steps[c], s.busy(chip_.step_overhead), start, start};
     if (flights[c].steps > 0) ++running_;
   }
+  const int running_cores = running_;
   for (auto& f : flights)
     if (f.steps > 0) start_core(f);
   if (running_ > 0) wait(phase_done_);
   double end = sim_now();
-  // Per core: the steps' busy time split into compute and overhead (per-step cost, the MXU fill
-  // and drain the other units do not hide); waiting on HBM; idle after its last store.
+  std::vector<CoreTime> times;
+  for (const auto& f : flights) times.push_back(core_time(s, f, end, running_cores));
+  return times;
+}
+
+// Where one core's time in a phase went. Its steps keep it busy (MXU, vector unit or VMEM, plus
+// the per-step cost) for n·busy; HBM alone would need n·(load + store) bytes at its share of the
+// usable bandwidth. Whichever is longer set the pace:
+//  - compute-paced: compute = the busy time less the MXU fill and drain; overhead = fill, drain
+//    and per-step cost; memory = any wait on HBM beyond that (elapsed − busy);
+//  - HBM-paced: the fill and drain ran hidden under the loads, so they are not overhead: compute
+//    as above, overhead = the per-step cost, memory = the rest of the elapsed time.
+// idle: after the core's last store, while another core finishes.
+CoreTime SystolicMachine::core_time(const PipelineStep& s, const CoreFlight& f, double phase_end,
+                                    int running_cores) const {
+  double n = double(f.steps);
   double core_busy = std::max({s.mxu_seconds, s.vpu_seconds, s.vmem_seconds});
   double without_fill = std::max({s.mxu_seconds - s.fill_seconds, s.vpu_seconds, s.vmem_seconds});
   bool vector_bound = s.vpu_seconds > 0 && s.vpu_seconds >= std::max(s.mxu_seconds, s.vmem_seconds);
-  std::vector<CoreTime> times;
-  for (const auto& f : flights) {
-    double n = double(f.steps);
-    CoreTime t;
-    t.compute = n * without_fill;
+  double share = chip_.usable_hbm_bandwidth() / std::max(1, running_cores);
+  double hbm_alone = n * (s.load_bytes + s.store_bytes) / share;
+  double elapsed = f.end - f.start;
+  CoreTime t;
+  t.compute = std::min(elapsed, n * without_fill);
+  if (hbm_alone > n * f.busy) {
+    t.overhead = std::min(elapsed - t.compute, n * chip_.step_overhead);
+    t.memory = std::max(0.0, elapsed - t.compute - t.overhead);
+  } else {
     t.overhead = n * (core_busy - without_fill + chip_.step_overhead);
-    t.memory = std::max(0.0, (f.end - f.start) - n * f.busy);
-    t.idle = end - f.end;
-    t.vector_bound = vector_bound ? t.compute : 0;
-    times.push_back(t);
+    t.memory = std::max(0.0, elapsed - n * f.busy);
   }
-  return times;
+  t.idle = phase_end - f.end;
+  t.vector_bound = vector_bound ? t.compute : 0;
+  return t;
 }
 
 WorkRecord SystolicMachine::run_op(const OpPlan& plan, double step_start) {

@@ -37,6 +37,7 @@ class SystolicMachine : public sc_core::sc_module {
  private:
   struct CoreFlight;
   std::vector<CoreTime> run_phase(const Phase& phase);   // waits until every core is done
+  CoreTime core_time(const PipelineStep& s, const CoreFlight& f, double phase_end, int running_cores) const;
   void start_core(CoreFlight& f);
   void after_prologue(CoreFlight& f);
   void last_step(CoreFlight& f);

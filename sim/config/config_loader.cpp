@@ -1,6 +1,7 @@
 // load_config(): TOML file → `extends` chain → --set overrides → validated, typed Config.
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <fmt/format.h>
 #include <set>
 #include <sstream>
@@ -101,6 +102,17 @@ toml::table& table_for(toml::table& root, const std::string& key, std::string& l
   }
   leaf = key.substr(start);
   return *t;
+}
+
+// The declared bound (and, for whole numbers, kMaxWhole).
+void check_bound(const ParamValue& v, const std::string& at) {
+  const ParamDecl& d = *v.decl;
+  bool whole = d.type == ParamType::count || d.type == ParamType::integer;
+  double limit = d.max_value ? *d.max_value : whole ? kMaxWhole : std::numeric_limits<double>::infinity();
+  if (whole) limit = std::min(limit, kMaxWhole);
+  if (v.number > limit)
+    config_error(fmt::format("{}: {}: {} is out of range (at most {})", at, d.key,
+                             v.text.empty() ? fmt::format("{}", v.number) : v.text, fmt::format("{:g}", limit)));
 }
 
 void check_positive(const ParamValue& v, const std::string& at) {
@@ -206,6 +218,7 @@ ParamValue typed_value(const ParamDecl& d, const toml::node* node, const std::st
       break;
     }
   }
+  check_bound(v, at);
   return v;
 }
 

@@ -30,13 +30,21 @@ struct ParamDecl {
   std::string description;
   std::vector<std::string> choices;           // for ParamType::choice
   bool allow_zero = false;                    // quantity/real: may the value be 0?
+  std::optional<double> max_value;            // largest value accepted (SI base units); whole
+                                              // numbers are capped at kMaxWhole regardless
   std::vector<std::string> kinds;             // device kinds whose chips take this key (set by
                                               // ParamRegistration); empty: every chip
 
   // Fluent modifiers, so declarations read as one line each.
   ParamDecl& defaults_to(std::string value) { default_value = std::move(value); return *this; }
   ParamDecl& zero_allowed() { allow_zero = true; return *this; }
+  // The largest value a model can take without running out of memory or range (e.g. SMs a
+  // simulation allocates state for): larger values are refused with the bound in the message.
+  ParamDecl& at_most(double limit) { max_value = limit; return *this; }
 };
+
+// Every count or integer fits a 32-bit int (models store them as int).
+inline constexpr double kMaxWhole = 2147483647.0;
 
 // Builders for the common kinds.
 ParamDecl count_param(std::string key, std::string description);

@@ -12,15 +12,23 @@ FlowHost::FlowHost(sc_core::sc_module_name name) : sc_core::sc_module(name) {
   dont_initialize();
 }
 
-void FlowHost::start(const FlowSpec& spec, std::function<void()> on_done) {
+void FlowHost::start(FlowSpec spec, std::function<void()> on_done) {
   network_.advance_to(sim_now());
-  network_.start(spec, std::move(on_done));
+  network_.start(std::move(spec), std::move(on_done));
   // Rates are recomputed once, in the next delta cycle, however many flows start now.
   wakeup_.cancel();
   wakeup_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void FlowHost::on_wakeup() {
+  try {
+    finish_due();
+  } catch (...) {
+    fail_simulation(std::current_exception());
+  }
+}
+
+void FlowHost::finish_due() {
   network_.advance_to(sim_now());
   auto finished = network_.take_finished_callbacks();
   // A wake-up that finishes nothing at the same instant as the last one means the completion
@@ -42,6 +50,7 @@ void FlowHost::reschedule() {
   wakeup_.cancel();
   if (!std::isfinite(next)) return;
   double delay = std::max(0.0, next - sim_now());
+  require_in_range(next);
   // Round up to the resolution so the flow is surely finished when we wake.
   wakeup_.notify(sc_core::sc_time(std::ceil(delay * 1e15), sc_core::SC_FS));
 }

@@ -16,10 +16,11 @@ class FlowHost : public sc_core::sc_module {
   FlowNetwork& network() { return network_; }
 
   // Starts a flow now; `on_done` runs when it completes.
-  void start(const FlowSpec& spec, std::function<void()> on_done);
+  void start(FlowSpec spec, std::function<void()> on_done);
 
  private:
-  void on_wakeup();
+  void on_wakeup();   // SC_METHOD: finish_due(), a failure handed to fail_simulation()
+  void finish_due();  // runs the callbacks of the flows finished now, reschedules
   void reschedule();
 
   FlowNetwork network_;

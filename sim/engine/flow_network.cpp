@@ -17,13 +17,13 @@ ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per
   return ResourceId(resources_.size() - 1);
 }
 
-FlowId FlowNetwork::start(const FlowSpec& spec, std::function<void()> on_done) {
+FlowId FlowNetwork::start(FlowSpec spec, std::function<void()> on_done) {
   Flow f;
   f.id = next_id_++;
   f.remaining = spec.bytes;
   f.initial = spec.bytes;
   f.max_rate = spec.max_rate;
-  f.demands = spec.demands;
+  f.demands = std::move(spec.demands);
   f.on_done = std::move(on_done);
   flows_.push_back(std::move(f));
   dirty_ = true;
@@ -55,12 +55,14 @@ void FlowNetwork::advance_to(double t) {
 
 double FlowNetwork::next_completion() {
   settle();
+  // At least one femtosecond ahead, and at least a few steps of now_'s own precision (beyond
+  // ~2 s of simulated time a double in seconds resolves less than 1 fs): a remainder finishing
+  // sooner would otherwise be scheduled at now_ itself and never progress.
+  double min_step = std::max(1e-15, 4 * (std::nextafter(now_, kInf) - now_));
   double best = kInf;
   for (const auto& f : flows_) {
     if (is_done(f)) return now_;
-    // At least one femtosecond ahead: a remainder finishing sooner than now_'s precision would
-    // otherwise be scheduled at now_ itself and never progress.
-    if (f.rate > 0) best = std::min(best, now_ + std::max(f.remaining / f.rate, 1e-15));
+    if (f.rate > 0) best = std::min(best, now_ + std::max(f.remaining / f.rate, min_step));
   }
   return best;
 }

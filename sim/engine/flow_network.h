@@ -72,7 +72,7 @@ class FlowNetwork {
 
   // Starts a flow at the current time; returns its id. `on_done` travels with the flow and is
   // handed back by take_finished().
-  FlowId start(const FlowSpec& spec, std::function<void()> on_done = {});
+  FlowId start(FlowSpec spec, std::function<void()> on_done = {});
 
   // Moves time forward to `t` (>= now()); flows progress at their current rates.
   void advance_to(double t);

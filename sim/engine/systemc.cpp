@@ -1,8 +1,37 @@
 #include "sim/engine/systemc.h"
 
 #include <cstdlib>
+#include <fmt/format.h>
+
+#include "sim/error.h"
 
 namespace hwsim {
+
+namespace {
+std::exception_ptr& kept_failure() {
+  static std::exception_ptr failure;
+  return failure;
+}
+}  // namespace
+
+void require_in_range(double seconds) {
+  if (!(seconds <= kMaxSimulatedSeconds))
+    workload_error(fmt::format("a simulated delay of {:.3g} s is beyond the engine's range (about 5 hours): check "
+                               "the chip's clocks, bandwidths and efficiency parameters, or make the workload smaller",
+                               seconds));
+}
+
+void fail_simulation(std::exception_ptr failure) {
+  if (!kept_failure()) kept_failure() = std::move(failure);
+  sc_core::sc_stop();
+}
+
+void rethrow_simulation_failure() {
+  if (auto failure = kept_failure()) {
+    kept_failure() = nullptr;
+    std::rethrow_exception(failure);
+  }
+}
 
 void init_systemc() {
   static bool done = false;

@@ -11,6 +11,7 @@ TimerQueue::TimerQueue(sc_core::sc_module_name name) : sc_core::sc_module(name) 
 }
 
 void TimerQueue::after(double seconds, std::function<void()> callback) {
+  require_in_range(sim_now() + seconds);
   // Deadlines live on the femtosecond grid, as sc_time does, so comparisons are exact.
   double when = std::ceil((sim_now() + std::max(0.0, seconds)) * 1e15) / 1e15;
   std::uint32_t slot;
@@ -28,6 +29,14 @@ void TimerQueue::after(double seconds, std::function<void()> callback) {
 }
 
 void TimerQueue::on_wakeup() {
+  try {
+    fire_due();
+  } catch (...) {
+    fail_simulation(std::current_exception());
+  }
+}
+
+void TimerQueue::fire_due() {
   double now = sim_now();
   while (!timers_.empty() && timers_.top().when <= now + 0.5e-15) {
     std::uint32_t slot = timers_.top().slot;

@@ -27,7 +27,8 @@ class TimerQueue : public sc_core::sc_module {
       return when != o.when ? when > o.when : sequence > o.sequence;
     }
   };
-  void on_wakeup();
+  void on_wakeup();  // SC_METHOD: fire_due(), a failure handed to fail_simulation()
+  void fire_due();   // runs the callbacks due now, re-arms for the next deadline
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
   std::vector<std::function<void()>> slots_;
   std::vector<std::uint32_t> free_slots_;

@@ -11,7 +11,7 @@ using namespace hwsim;
 
 TEST_CASE("llm lowering: eager decode layer has the PyTorch eager kernels in order") {
   Workload w = WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=512");
-  const OpGraph g = FrameworkPasses::get("eager").apply(w.steps[0].graph);
+  const OpGraph g = FrameworkPasses::get("eager").apply(w.steps[0].graph).value();
   std::vector<std::string> layer0;
   for (OpVertex v : execution_order(g))
     if (g[v].name.rfind("L0.", 0) == 0) layer0.push_back(g[v].name.substr(3));

@@ -23,7 +23,14 @@ OpVertex add_parts(OpGraph& out, const Op& op, const std::vector<OpVertex>& inpu
   return made.back();
 }
 
-OpGraph eager(const OpGraph& in) {
+bool has_composites(const OpGraph& g) {
+  for (OpVertex v : execution_order(g))
+    if (!g[v].parts.empty()) return true;
+  return false;
+}
+
+std::optional<OpGraph> eager(const OpGraph& in) {
+  if (!has_composites(in)) return std::nullopt;
   OpGraph out;
   std::vector<OpVertex> mapped(boost::num_vertices(in));
   for (OpVertex v : execution_order(in)) {
@@ -39,7 +46,7 @@ OpGraph eager(const OpGraph& in) {
   return out;
 }
 
-OpGraph fused(const OpGraph& in) { return in; }
+std::optional<OpGraph> fused(const OpGraph&) { return std::nullopt; }
 
 }  // namespace
 

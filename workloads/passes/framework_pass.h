@@ -10,6 +10,7 @@
 // (`kernels=` in LLM specs). Passes are pure and deterministic, and register by name.
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,9 @@
 
 namespace hwsim {
 
-using FrameworkPass = std::function<OpGraph(const OpGraph&)>;
+// Returns the rewritten graph, or nothing when the pass leaves this graph as it is (the caller then
+// uses the input: no copy).
+using FrameworkPass = std::function<std::optional<OpGraph>(const OpGraph&)>;
 
 struct FrameworkEntry {
   std::string description;

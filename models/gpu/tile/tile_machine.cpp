@@ -92,7 +92,7 @@ WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   double busy = 0;
   for (const auto& s : sms_) busy += s.busy_total;
   account(kernel, run, end - run.start, busy);
-  return run.record;
+  return std::move(run.record);
 }
 
 // Time accounting in SM-seconds, then averaged over the SMs; energy from the chip's power model.
@@ -177,8 +177,8 @@ void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
   CtaFlight* flight = &run.flights[index];
   *flight = CtaFlight{&run, sm, main, epilogue};
   timers_.after(fill, [this, flight]() {
-    flows_.start(flight->main, [this, flight]() {
-      flows_.start(flight->epilogue, [this, flight]() {
+    flows_.start(std::move(flight->main), [this, flight]() {
+      flows_.start(std::move(flight->epilogue), [this, flight]() {
         timers_.after(chip_.cta_overhead, [this, flight]() { finish_cta(*flight); });
       });
     });
