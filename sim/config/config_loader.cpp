@@ -112,7 +112,7 @@ void check_bound(const ParamValue& v, const std::string& at) {
   if (whole) limit = std::min(limit, kMaxWhole);
   if (v.number > limit)
     config_error(fmt::format("{}: {}: {} is out of range (at most {})", at, d.key,
-                             v.text.empty() ? fmt::format("{}", v.number) : v.text, fmt::format("{:g}", limit)));
+                             v.text.empty() ? fmt::format("{}", v.number) : v.text, fmt::format("{:.15g}", limit)));
 }
 
 void check_positive(const ParamValue& v, const std::string& at) {
