@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include <algorithm>
+#include <tuple>
 
 namespace hwsim {
 
@@ -18,6 +19,60 @@ std::string operation_of(const std::string& kernel_name) {
   return kernel_name;
 }
 
+namespace {
+
+// Where a record stands among all records of the run, for the farthest-from-floor list.
+struct RecordRef {
+  double excess;
+  std::size_t step, index;  // execution order: ties keep it (deterministic)
+};
+
+// Adds one record's time to its operation and op class; its launch goes to launch_gaps.
+void add_record(LlmMetrics& m, std::map<std::string, LlmOperationTime>& operations, const WorkRecord& k) {
+  LlmOperationTime& op = operations[operation_of(k.name)];
+  if (op.records == 0) op.op_class = k.op_class, op.bound = k.bound, op.lowering = k.config;
+  double running = k.seconds - k.launch;
+  op.seconds += running;
+  op.roofline_floor += k.roofline_floor;
+  op.records += 1;
+  LlmClassTime& c = m.by_class[k.op_class];
+  c.seconds += running;
+  m.by_class["launch_gaps"].seconds += k.launch;
+  c.roofline_floor += k.roofline_floor;
+  c.records += 1;
+}
+
+LlmStepMetrics step_metrics(const StepResult& step, const WorkloadStep* ws, const RunResult& r) {
+  LlmStepMetrics sm;
+  sm.label = step.label;
+  sm.phase = ws ? ws->phase : "";
+  sm.tokens = ws ? ws->tokens : 0;
+  sm.seconds = step.seconds;
+  sm.tokens_per_second = ratio(double(sm.tokens), step.seconds);
+  double bytes = 0, flops = 0;
+  for (const auto& k : step.records) bytes += k.memory_bytes, flops += k.flops;
+  sm.mbu = ratio(ratio(bytes, step.seconds), r.peak_memory_bandwidth);
+  sm.mfu = ratio(ratio(flops, step.seconds), r.peak_flop_rate);
+  return sm;
+}
+
+// The kLlmFarthestRecords records with the largest excess over their floor, largest first.
+std::vector<LlmRecordDistance> farthest(const RunResult& r, std::vector<RecordRef> refs) {
+  std::size_t n = std::min(kLlmFarthestRecords, refs.size());
+  std::partial_sort(refs.begin(), refs.begin() + std::ptrdiff_t(n), refs.end(), [](const auto& a, const auto& b) {
+    return a.excess != b.excess ? a.excess > b.excess : std::tie(a.step, a.index) < std::tie(b.step, b.index);
+  });
+  std::vector<LlmRecordDistance> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const WorkRecord& k = r.steps[refs[i].step].records[refs[i].index];
+    out.push_back({r.steps[refs[i].step].label, k.name, k.op_class, k.bound, k.seconds, k.roofline_floor,
+                   k.seconds - k.roofline_floor, ratio(k.seconds, k.roofline_floor)});
+  }
+  return out;
+}
+
+}  // namespace
+
 LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   LlmMetrics m;
   for (const auto& s : workload.steps) m.tokens += s.tokens;
@@ -30,40 +85,20 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
 
   double decode_seconds = 0;
   std::int64_t decode_steps = 0, decode_tokens = 0;
-  std::vector<LlmRecordDistance> distances;
-  // Workload steps and result steps correspond by index (the model runs them in order).
+  std::vector<RecordRef> refs;
   std::map<std::string, LlmOperationTime> operations;
+  // Workload steps and result steps correspond by index (the runner runs them in order).
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     const StepResult& step = r.steps[i];
-    const WorkloadStep* ws = i < workload.steps.size() ? &workload.steps[i] : nullptr;
-    LlmStepMetrics sm;
-    sm.label = step.label;
-    sm.phase = ws ? ws->phase : "";
-    sm.tokens = ws ? ws->tokens : 0;
-    sm.seconds = step.seconds;
-    sm.tokens_per_second = ratio(double(sm.tokens), step.seconds);
-    double hbm = 0, flops = 0, kernel_time = 0;
-    for (const auto& k : step.records) {
-      hbm += k.memory_bytes;
-      flops += k.flops;
-      kernel_time += k.seconds;
-      LlmOperationTime& op = operations[operation_of(k.name)];
-      if (op.records == 0) op.op_class = k.op_class, op.bound = k.bound, op.lowering = k.config;
-      double running = k.seconds - k.launch;  // the launch is counted under launch_gaps
-      op.seconds += running;
-      op.roofline_floor += k.roofline_floor;
-      op.records += 1;
-      LlmClassTime& c = m.by_class[k.op_class];
-      c.seconds += running;
-      m.by_class["launch_gaps"].seconds += k.launch;
-      c.roofline_floor += k.roofline_floor;
-      c.records += 1;
-      distances.push_back({step.label, k.name, k.op_class, k.bound, k.seconds, k.roofline_floor,
-                           k.seconds - k.roofline_floor, ratio(k.seconds, k.roofline_floor)});
+    double record_time = 0;
+    for (std::size_t j = 0; j < step.records.size(); ++j) {
+      const WorkRecord& k = step.records[j];
+      record_time += k.seconds;
+      add_record(m, operations, k);
+      refs.push_back({k.seconds - k.roofline_floor, i, j});
     }
-    m.by_class["launch_gaps"].seconds += std::max(0.0, step.seconds - kernel_time);
-    sm.mbu = ratio(ratio(hbm, step.seconds), r.peak_memory_bandwidth);
-    sm.mfu = ratio(ratio(flops, step.seconds), r.peak_flop_rate);
+    m.by_class["launch_gaps"].seconds += std::max(0.0, step.seconds - record_time);
+    LlmStepMetrics sm = step_metrics(step, i < workload.steps.size() ? &workload.steps[i] : nullptr, r);
     if (sm.phase == "prefill") m.ttft += step.seconds;
     if (sm.phase == "decode") decode_seconds += step.seconds, ++decode_steps, decode_tokens += sm.tokens;
     m.steps.push_back(std::move(sm));
@@ -76,11 +111,7 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   m.by_operation.assign(operations.begin(), operations.end());
   std::stable_sort(m.by_operation.begin(), m.by_operation.end(),
                    [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
-
-  // Largest excess first; ties keep execution order (deterministic).
-  std::stable_sort(distances.begin(), distances.end(), [](const auto& a, const auto& b) { return a.excess > b.excess; });
-  distances.resize(std::min(kLlmFarthestRecords, distances.size()));
-  m.farthest_from_floor = std::move(distances);
+  m.farthest_from_floor = farthest(r, std::move(refs));
   return m;
 }
 

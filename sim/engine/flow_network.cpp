@@ -42,10 +42,10 @@ void FlowNetwork::advance_to(double t) {
   for (auto& f : flows_) {
     double moved = std::min(f.remaining, f.rate * dt);
     f.remaining -= moved;
-    for (const auto& d : f.demands) {
+    f.demands.for_each([&](const FlowDemand& d) {
       resources_[d.resource].bytes += moved * d.weight;
       load_[d.resource] += f.rate * d.weight;
-    }
+    });
   }
   for (std::size_t r = 0; r < resources_.size(); ++r) {
     if (load_[r] > 0) resources_[r].busy += dt;
@@ -111,8 +111,9 @@ void FlowNetwork::recompute_rates() {
   touched_.clear();
   weight_.assign(resources_.size(), 0.0);
   for (const auto& f : flows_)
-    for (const auto& d : f.demands)
+    f.demands.for_each([&](const FlowDemand& d) {
       if (weight_[d.resource] == 0) weight_[d.resource] = 1, touched_.push_back(d.resource);
+    });
   spare_.resize(resources_.size());
   for (ResourceId r : touched_) spare_[r] = resources_[r].capacity;
   frozen_.assign(n, 0);
@@ -128,7 +129,7 @@ void FlowNetwork::recompute_rates() {
       if (frozen_[i]) continue;
       any = true;
       step = std::min(step, flows_[i].max_rate - flows_[i].rate);
-      for (const auto& d : flows_[i].demands) weight_[d.resource] += d.weight;
+      flows_[i].demands.for_each([&](const FlowDemand& d) { weight_[d.resource] += d.weight; });
     }
     if (!any) break;
     for (ResourceId r : touched_)
@@ -141,8 +142,9 @@ void FlowNetwork::recompute_rates() {
       Flow& f = flows_[i];
       f.rate += step;
       bool saturated = f.rate >= f.max_rate * (1 - 1e-12);
-      for (const auto& d : f.demands)
+      f.demands.for_each([&](const FlowDemand& d) {
         if (d.weight > 0 && spare_[d.resource] <= resources_[d.resource].capacity * 1e-12) saturated = true;
+      });
       if (saturated || step == 0) {
         frozen_[i] = 1;
         froze = true;

@@ -12,6 +12,7 @@
 // Deterministic: the same calls in the same order give bit-identical results. Rates are
 // recomputed lazily, once after any number of starts and finishes at one instant.
 #include <array>
+#include <span>
 #include <functional>
 #include <cstdint>
 #include <initializer_list>
@@ -30,9 +31,10 @@ struct FlowDemand {
   double weight;  // bytes consumed at `resource` per byte of flow progress
 };
 
-// The resources a flow crosses, any number of them: up to four are kept inline (flows are created
-// by the million and most cross at most four resources: copying them must stay a memcpy); a fifth
-// moves them all to the heap.
+// The resources a flow crosses, any number of them. Up to four are kept inline, so the common
+// flow (an SM, L2, HBM) stays trivially copyable: flows are created by the million. A longer
+// route (a path over many links) keeps its first four inline and refers to the rest in storage
+// the caller owns (a topology's route table), which must outlive the flows started with it.
 class FlowDemands {
  public:
   static constexpr std::size_t kInline = 4;
@@ -40,24 +42,43 @@ class FlowDemands {
   FlowDemands(std::initializer_list<FlowDemand> list) {
     for (const auto& d : list) push_back(d);
   }
-  void push_back(const FlowDemand& d) {
-    if (size_ < kInline) {
-      inline_[size_++] = d;
-      return;
-    }
-    if (size_ == kInline) spilled_.assign(inline_.begin(), inline_.end());
-    spilled_.push_back(d);
-    ++size_;
+  explicit FlowDemands(std::span<const FlowDemand> route) {
+    for (std::size_t i = 0; i < route.size() && i < kInline; ++i) push_back(route[i]);
+    if (route.size() > kInline) rest_ = route.subspan(kInline);
   }
-  const FlowDemand* begin() const { return size_ <= kInline ? inline_.data() : spilled_.data(); }
-  const FlowDemand* end() const { return begin() + size_; }
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
+  // Adds an inline demand: at most kInline (a longer route is given as a span).
+  void push_back(const FlowDemand& d) {
+    if (size_ == kInline || !rest_.empty()) throw std::logic_error("FlowDemands: a route of more than 4 resources is given as a span");
+    inline_[size_++] = d;
+  }
+
+  // Calls f(demand) for each demand, inline ones first: the hot loops' way (no per-element branch).
+  template <class F>
+  void for_each(F&& f) const {
+    for (std::size_t i = 0; i < size_; ++i) f(inline_[i]);
+    for (const auto& d : rest_) f(d);
+  }
+
+  class Iterator {
+   public:
+    Iterator(const FlowDemands* owner, std::size_t i) : owner_(owner), i_(i) {}
+    const FlowDemand& operator*() const { return i_ < kInline ? owner_->inline_[i_] : owner_->rest_[i_ - kInline]; }
+    Iterator& operator++() { ++i_; return *this; }
+    bool operator!=(const Iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const FlowDemands* owner_;
+    std::size_t i_;
+  };
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
+  std::size_t size() const { return size_ + rest_.size(); }
+  bool empty() const { return size() == 0; }
 
  private:
   std::array<FlowDemand, kInline> inline_{};
   std::size_t size_ = 0;
-  std::vector<FlowDemand> spilled_;  // all of them, once there are more than kInline
+  std::span<const FlowDemand> rest_;  // demands beyond the fourth, owned by the caller
 };
 
 struct FlowSpec {

@@ -11,9 +11,10 @@ TimerQueue::TimerQueue(sc_core::sc_module_name name) : sc_core::sc_module(name) 
 }
 
 void TimerQueue::after(double seconds, std::function<void()> callback) {
-  require_in_range(sim_now() + seconds);
+  double now = sim_now();
+  require_in_range(now + seconds);
   // Deadlines live on the femtosecond grid, as sc_time does, so comparisons are exact.
-  double when = std::ceil((sim_now() + std::max(0.0, seconds)) * 1e15) / 1e15;
+  double when = std::ceil((now + std::max(0.0, seconds)) * 1e15) / 1e15;
   std::uint32_t slot;
   if (free_slots_.empty()) {
     slot = std::uint32_t(slots_.size());
@@ -24,8 +25,7 @@ void TimerQueue::after(double seconds, std::function<void()> callback) {
     slots_[slot] = std::move(callback);
   }
   timers_.push(Timer{when, sequence_++, slot});
-  wakeup_.notify(sc_core::sc_time(std::max(0.0, std::round((timers_.top().when - sim_now()) * 1e15)),
-                                  sc_core::SC_FS));
+  wakeup_.notify(sc_core::sc_time(std::max(0.0, std::round((timers_.top().when - now) * 1e15)), sc_core::SC_FS));
 }
 
 void TimerQueue::on_wakeup() {

@@ -13,6 +13,7 @@ namespace {
 // "decode@KV" with KV the keys attended over (context + 1).
 Workload build_llm(const LlmRun& run) {
   Workload w;
+  w.steps.reserve(std::size_t(1 + run.output));  // no copies of step graphs as the list grows
   auto step = [&](std::string label, std::string phase, LlmStepShape shape) {
     w.steps.push_back(WorkloadStep{std::move(label), lower_llm_step(run.arch, run.dtypes, shape), run.batch,
                                    std::move(phase)});

@@ -46,6 +46,7 @@ void TileMachine::sm_leave(int sm) {
 
 std::vector<WorkRecord> TileMachine::run_kernels(const std::vector<Kernel>& kernels) {
   std::vector<WorkRecord> records;
+  records.reserve(kernels.size());
   double step_start = sim_now();
   for (const Kernel& kernel : kernels) records.push_back(run_kernel(kernel, step_start));
   return records;
