@@ -1,6 +1,7 @@
 #include "app/simulate.h"
 
 #include <fmt/format.h>
+#include <stdexcept>
 
 #include "app/llm_metrics.h"
 #include "app/step_runner.h"
@@ -35,6 +36,17 @@ void check_capacity(const DeviceInfo& device, const Workload& workload) {
     }
 }
 
+// A device's records are named by its schema: its memory levels, in order, and at most the
+// inline capacity of levels and details (a device that breaks this is a bug).
+void check_schema(const DeviceInfo& device) {
+  const RecordSchema* s = device.schema.get();
+  bool levels_match = s && s->levels.size() == device.memory.size();
+  for (std::size_t i = 0; levels_match && i < s->levels.size(); ++i) levels_match = s->levels[i] == device.memory[i].name;
+  if (!levels_match || s->levels.size() > kMaxLevels || s->details.size() > kMaxDetails)
+    throw std::logic_error("device '" + device.kind + "': its record schema does not name its memory levels in order, "
+                           "or holds more than the inline levels and details");
+}
+
 void describe_device(RunResult& result, const DeviceInfo& device) {
   result.level = device.level;
   result.device_kind = device.kind;
@@ -49,6 +61,7 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
 RunResult simulate(const Config& config, const Workload& workload) {
   init_systemc();
   auto device = Registry<Device>::create(config.kind(), config, config.value("kind").origin + ": kind");
+  check_schema(device->info());
   check_capacity(device->info(), workload);
   std::string framework = workload.framework.empty() ? device->info().framework : workload.framework;
   StepRunner runner("runner", *device, workload, framework);

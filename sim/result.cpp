@@ -14,6 +14,14 @@ double find_bytes(const std::vector<LevelTraffic>& traffic, std::string_view lev
   return 0;
 }
 
+// Index of `name` in `names`, or names.size().
+template <class T, class Name>
+std::size_t index_of(const std::vector<T>& names, std::string_view name, Name name_of) {
+  std::size_t i = 0;
+  while (i < names.size() && name_of(names[i]) != name) ++i;
+  return i;
+}
+
 void add_traffic(std::vector<LevelTraffic>& into, const LevelTraffic& t) {
   for (auto& have : into)
     if (have.level == t.level) { have.bytes += t.bytes; return; }
@@ -22,7 +30,7 @@ void add_traffic(std::vector<LevelTraffic>& into, const LevelTraffic& t) {
 
 void finalize_record(WorkRecord& k) {
   k.seconds = k.end - k.start;
-  k.memory_bytes = k.traffic.empty() ? 0 : k.traffic.back().bytes;
+  k.memory_bytes = k.traffic.empty() ? 0 : k.traffic.back();
   double compute_floor = ratio(k.flops, k.peak_flop_rate);
   double memory_floor = ratio(k.min_bytes, k.peak_memory_bandwidth);
   k.roofline_floor = std::max(compute_floor, memory_floor);
@@ -41,24 +49,28 @@ void add_breakdown(TimeBreakdown& into, const TimeBreakdown& b) {
   into.idle += b.idle;
 }
 
-// Rolls the records' details up by each detail's rule; first-seen order.
+// Adds one record's detail to its roll-up (found by key, first-seen order).
+void roll_up(std::vector<Detail>& out, std::vector<double>& weight, const Detail& d, double seconds) {
+  std::size_t i = index_of(out, d.key, [](const Detail& o) -> std::string_view { return o.key; });
+  if (i == out.size()) {
+    out.push_back({d.key, d.rollup == Rollup::max ? d.value : 0, d.rollup});
+    weight.push_back(0);
+  }
+  Detail& o = out[i];
+  if (d.rollup == Rollup::sum) o.value += d.value;
+  if (d.rollup == Rollup::max) o.value = std::max(o.value, d.value);
+  if (d.rollup == Rollup::time_mean) o.value += d.value * seconds, weight[i] += seconds;
+}
+
+// Rolls the records' details up by each detail's rule (Rollup::none ones left out).
 std::vector<Detail> roll_up_details(const RunResult& r) {
   std::vector<Detail> out;
   std::vector<double> weight;
   for (const auto& step : r.steps)
     for (const auto& k : step.records)
-      for (const auto& d : k.details) {
-        if (d.rollup == Rollup::none) continue;
-        auto it = std::find_if(out.begin(), out.end(), [&](const Detail& o) { return o.key == d.key; });
-        if (it == out.end()) {
-          out.push_back({d.key, d.rollup == Rollup::max ? d.value : 0, d.rollup});
-          weight.push_back(0);
-          it = out.end() - 1;
-        }
-        std::size_t i = std::size_t(it - out.begin());
-        if (d.rollup == Rollup::sum) it->value += d.value;
-        if (d.rollup == Rollup::max) it->value = std::max(it->value, d.value);
-        if (d.rollup == Rollup::time_mean) it->value += d.value * k.seconds, weight[i] += k.seconds;
+      for (std::size_t j = 0; j < k.details.size(); ++j) {
+        const Detail& declared = k.schema->details[j];
+        if (declared.rollup != Rollup::none) roll_up(out, weight, {declared.key, k.details[j], declared.rollup}, k.seconds);
       }
   for (std::size_t i = 0; i < out.size(); ++i)
     if (out[i].rollup == Rollup::time_mean) out[i].value = ratio(out[i].value, weight[i]);
@@ -66,13 +78,17 @@ std::vector<Detail> roll_up_details(const RunResult& r) {
 }
 }  // namespace
 
-double WorkRecord::bytes_at(std::string_view level) const { return find_bytes(traffic, level); }
+double WorkRecord::bytes_at(std::string_view level) const {
+  if (!schema) return 0;
+  std::size_t i = index_of(schema->levels, level, [](const std::string& n) -> std::string_view { return n; });
+  return i < traffic.size() ? traffic[i] : 0;
+}
 double RunResult::bytes_at(std::string_view level) const { return find_bytes(traffic, level); }
 
 double WorkRecord::detail(std::string_view key) const {
-  for (const auto& d : details)
-    if (d.key == key) return d.value;
-  return 0;
+  if (!schema) return 0;
+  std::size_t i = index_of(schema->details, key, [](const Detail& d) -> std::string_view { return d.key; });
+  return i < details.size() ? details[i] : 0;
 }
 double RunResult::detail(std::string_view key) const {
   for (const auto& d : details)
@@ -94,7 +110,7 @@ void finalize(RunResult& r) {
       record_time += k.seconds;
       r.flops += k.flops;
       r.min_bytes += k.min_bytes;
-      for (const auto& t : k.traffic) add_traffic(r.traffic, t);
+      for (std::size_t j = 0; j < k.traffic.size(); ++j) add_traffic(r.traffic, {k.schema->levels[j], k.traffic[j]});
       r.roofline_floor += k.roofline_floor;
       r.energy += k.energy;
       add_breakdown(r.breakdown, k.breakdown);

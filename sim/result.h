@@ -3,6 +3,9 @@
 // device. A device fills the raw fields of one WorkRecord per unit of work (a GPU kernel, a TPU
 // fused op, later a collective); finalize() derives every metric once; printers in viz/ only
 // format, never compute.
+#include <array>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,12 +42,44 @@ enum class Rollup {
   none,        // per record only
 };
 
-// A kind-specific figure of a record ("waves", "mxu_utilisation"), documented where the device
-// fills it.
+// A kind-specific figure ("waves", "mxu_utilisation"), documented where the device fills it.
 struct Detail {
   std::string key;
   double value = 0;
   Rollup rollup = Rollup::none;
+};
+
+// What a device's records hold, named once per device rather than in every record (records are
+// kept by the hundred thousand): its memory levels near → far (the last is main memory) and its
+// kind-specific details with their roll-up rules.
+struct RecordSchema {
+  std::vector<std::string> levels;
+  std::vector<Detail> details;  // key and rollup; value unused
+};
+
+// At most this many levels and details per record, kept inline (no allocation per record).
+inline constexpr std::size_t kMaxLevels = 6, kMaxDetails = 8;
+
+// A few numbers kept inline, aligned with the names of a RecordSchema.
+template <std::size_t N>
+class Figures {
+ public:
+  Figures() = default;
+  Figures(std::initializer_list<double> values) {
+    for (double v : values) push_back(v);
+  }
+  void push_back(double v) { values_.at(size_++) = v; }
+  double operator[](std::size_t i) const { return values_[i]; }
+  double& operator[](std::size_t i) { return values_[i]; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  double back() const { return values_[size_ - 1]; }
+  const double* begin() const { return values_.data(); }
+  const double* end() const { return values_.data() + size_; }
+
+ private:
+  std::array<double, N> values_{};
+  std::size_t size_ = 0;
 };
 
 struct WorkRecord {
@@ -57,12 +92,13 @@ struct WorkRecord {
   double launch = 0;         // of which the launch or dispatch, before any work runs
   double flops = 0;
   double min_bytes = 0;      // each input read once, each output written once (main memory)
-  std::vector<LevelTraffic> traffic;  // per memory level, near → far; the last is main memory
+  std::shared_ptr<const RecordSchema> schema;  // names of `traffic` and `details` (the device's)
+  Figures<kMaxLevels> traffic;        // bytes per schema->levels, near → far; the last is main memory
   double peak_flop_rate = 0;          // of the device for this record's dtype
   double peak_memory_bandwidth = 0;   // main memory, datasheet
   TimeBreakdown breakdown;
   double energy = 0;         // joules
-  std::vector<Detail> details;
+  Figures<kMaxDetails> details;       // values per schema->details
   // derived by finalize()
   double seconds = 0;
   double memory_bytes = 0;           // main-memory traffic (the last level of `traffic`)

@@ -28,8 +28,8 @@ nlohmann::json kernel_timeline_trace(const RunResult& r) {
       if (k.launch > 0) events.push_back(complete_event("launch", "launch", kKernelsTrack, start, k.launch, nlohmann::json::object()));
       nlohmann::json args = {{"lowering", k.config}, {"bound", k.bound}, {"flops", k.flops},
                              {"roofline_floor_us", k.roofline_floor * 1e6}};
-      for (const auto& t : k.traffic) args[t.level + "_bytes"] = t.bytes;
-      for (const auto& d : k.details) args[d.key] = d.value;
+      for (std::size_t i = 0; i < k.traffic.size(); ++i) args[k.schema->levels[i] + "_bytes"] = k.traffic[i];
+      for (std::size_t i = 0; i < k.details.size(); ++i) args[k.schema->details[i].key] = k.details[i];
       events.push_back(complete_event(k.name, k.op_class, kKernelsTrack, start + k.launch, k.seconds - k.launch,
                                       std::move(args)));
     }

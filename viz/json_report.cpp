@@ -25,6 +25,13 @@ nlohmann::json details_json(const std::vector<Detail>& details) {
   return out;
 }
 
+// A record's details by name (its device's schema).
+nlohmann::json details_json(const WorkRecord& k) {
+  nlohmann::json out = nlohmann::json::object();
+  for (std::size_t i = 0; i < k.details.size(); ++i) out[k.schema->details[i].key] = number(k.details[i]);
+  return out;
+}
+
 // {"min": ..., "<level>": bytes ...} near → far.
 nlohmann::json bytes_json(double min_bytes, const std::vector<LevelTraffic>& traffic) {
   nlohmann::json out = {{"min", min_bytes}};
@@ -32,8 +39,18 @@ nlohmann::json bytes_json(double min_bytes, const std::vector<LevelTraffic>& tra
   return out;
 }
 
+nlohmann::json bytes_json(const WorkRecord& k) {
+  nlohmann::json out = {{"min", k.min_bytes}};
+  for (std::size_t i = 0; i < k.traffic.size(); ++i) out[k.schema->levels[i]] = k.traffic[i];
+  return out;
+}
+
 std::string main_level(const std::vector<LevelTraffic>& traffic) {
   return traffic.empty() ? std::string("memory") : traffic.back().level;
+}
+
+std::string main_level(const WorkRecord& k) {
+  return k.traffic.empty() ? std::string("memory") : k.schema->levels[k.traffic.size() - 1];
 }
 }  // namespace
 
@@ -49,17 +66,17 @@ nlohmann::json kernel_json(const WorkRecord& k) {
                       {"launch", k.launch},
                       {"seconds", k.seconds},
                       {"flops", k.flops},
-                      {"bytes", bytes_json(k.min_bytes, k.traffic)},
+                      {"bytes", bytes_json(k)},
                       {"achieved_flop_rate", k.achieved_flop_rate},
-                      {main_level(k.traffic) + "_bandwidth", k.memory_bandwidth_achieved},
+                      {main_level(k) + "_bandwidth", k.memory_bandwidth_achieved},
                       {"roofline_floor", k.roofline_floor},
                       {"arithmetic_intensity", k.arithmetic_intensity},
                       {"ridge_point", k.ridge_point},
                       {"bound", k.bound},
                       {"time_breakdown", breakdown_json(k.breakdown)},
                       {"energy", k.energy},
-                      {"details", details_json(k.details)}};
-  for (const auto& d : k.details) j[d.key] = number(d.value);
+                      {"details", details_json(k)}};
+  for (auto& [key, value] : j["details"].items()) j[key] = value;
   return j;
 }
 

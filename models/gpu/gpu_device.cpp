@@ -20,7 +20,7 @@ DeviceInfo describe(const GpuChip& chip) {
                .summary_detail = "waves", .compute_unit = "SMs",
                .memory = {{"l2", chip.l2_bytes, chip.l2_bandwidth, chip.l2_latency, true},
                           {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
-               .tdp = chip.tdp_watts};
+               .tdp = chip.tdp_watts, .schema = TileMachine::schema()};
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
   return d;
 }

@@ -23,6 +23,14 @@ PlanTotals totals(const OpPlan& plan) {
 
 }  // namespace
 
+std::shared_ptr<const RecordSchema> systolic_schema() {
+  static const auto schema = std::make_shared<const RecordSchema>(RecordSchema{
+      {"vmem", "hbm"},
+      {{"mxu_utilisation", 0, Rollup::time_mean}, {"fold_efficiency", 0, Rollup::time_mean}, {"folds", 0, Rollup::sum},
+       {"vector_share", 0, Rollup::time_mean}, {"vmem_stall", 0, Rollup::sum}, {"tiles", 0, Rollup::sum}}});
+  return schema;
+}
+
 WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vector<std::vector<CoreTime>>& phases,
                      const SystolicChip& chip) {
   WorkRecord r;
@@ -38,7 +46,8 @@ WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vect
   r.peak_flop_rate = plan.peak_flop_rate;
   r.peak_memory_bandwidth = chip.hbm_bandwidth;
   PlanTotals t = totals(plan);
-  r.traffic = {{"vmem", t.vmem_bytes}, {"hbm", timing.hbm_bytes}};
+  r.schema = systolic_schema();
+  r.traffic = {t.vmem_bytes, timing.hbm_bytes};
 
   double cores = chip.tensorcores, duration = timing.end - timing.start;
   TimeBreakdown b;
@@ -56,12 +65,7 @@ WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vect
 
   double seconds = duration > 0 ? duration : 1;
   double mxu_util = plan.mxu_peak_flop_rate > 0 ? 2 * t.mxu_macs / (plan.mxu_peak_flop_rate * seconds) : 0;
-  r.details = {{"mxu_utilisation", mxu_util, Rollup::time_mean},
-               {"fold_efficiency", t.folds > 0 ? t.cells / t.folds : 0, Rollup::time_mean},
-               {"folds", t.folds, Rollup::sum},
-               {"vector_share", vector_bound / seconds, Rollup::time_mean},
-               {"vmem_stall", b.memory, Rollup::sum},
-               {"tiles", t.steps, Rollup::sum}};
+  r.details = {mxu_util, t.folds > 0 ? t.cells / t.folds : 0, t.folds, vector_bound / seconds, b.memory, t.steps};
   r.energy = chip.idle_watts * duration + chip.mxu_joules_per_flop * 2 * t.mxu_macs +
              chip.vpu_joules_per_flop * t.vector_ops + chip.vmem_joules_per_byte * t.vmem_bytes +
              chip.hbm_joules_per_byte * timing.hbm_bytes;

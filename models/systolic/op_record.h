@@ -10,6 +10,7 @@
 //   tiles            (sum)       pipeline steps (VMEM blocks or chunks), all TensorCores
 // The breakdown is averaged over the TensorCores: compute (MXU / vector / VMEM busy), memory (the
 // HBM waits above), overhead (dispatch, per-step cost, unhidden MXU fill and drain), idle.
+#include <memory>
 #include <vector>
 
 #include "models/systolic/op_plan.h"
@@ -23,6 +24,10 @@ struct OpTiming {
   double start = 0, end = 0;   // seconds from the step's start (start: dispatch begins)
   double hbm_bytes = 0;        // moved during the op
 };
+
+// What a systolic record holds: traffic at vmem and hbm; details mxu_utilisation, fold_efficiency,
+// vector_share (time-weighted means over a run), folds, vmem_stall (seconds), tiles (sums).
+std::shared_ptr<const RecordSchema> systolic_schema();
 
 WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vector<std::vector<CoreTime>>& phases,
                      const SystolicChip& chip);

@@ -4,6 +4,7 @@
 // VMEM contents do not carry over between ops: every op loads its inputs from HBM and stores its
 // outputs there, as XLA does between fusions (tensor ids are not used).
 #include "models/systolic/op_lowering.h"
+#include "models/systolic/op_record.h"
 #include "models/systolic/systolic_chip.h"
 #include "models/systolic/systolic_machine.h"
 #include "sim/config/config.h"
@@ -19,7 +20,7 @@ DeviceInfo describe(const SystolicChip& chip) {
                .summary_detail = "mxu_utilisation", .compute_unit = "TensorCores",
                .memory = {{"vmem", chip.vmem_bytes * cores, chip.vmem_bandwidth * cores, 0, false},
                           {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
-               .tdp = chip.tdp_watts};
+               .tdp = chip.tdp_watts, .schema = systolic_schema()};
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
   return d;
 }

@@ -13,6 +13,7 @@
 //   WorkRecord per unit of work with start/end in seconds from the step's start. State that a real
 //   chip keeps between steps (cache contents) carries over.
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ struct DeviceInfo {
   std::vector<MemoryLevel> memory;  // near → far; the last is main memory
   std::array<double, kDTypeCount> peak_flop_rate{};  // dense FLOP/s per dtype; 0 = unsupported
   double tdp = 0;                   // watts
+  // Names of every record's numbers: `memory` names near → far, and the device's details.
+  std::shared_ptr<const RecordSchema> schema;
 
   bool supports(DType t) const { return peak_flop_rate[std::size_t(t)] > 0; }
   double peak(DType t) const { return peak_flop_rate[std::size_t(t)]; }

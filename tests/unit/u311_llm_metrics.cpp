@@ -9,7 +9,8 @@ namespace {
 WorkRecord kernel(const char* name, const char* op_class, double start, double end, double flops, double bytes) {
   WorkRecord k;
   k.name = name, k.op_class = op_class, k.start = start, k.end = end;
-  k.flops = flops, k.min_bytes = bytes, k.traffic = {{"hbm", bytes}};
+  static const auto schema = std::make_shared<const RecordSchema>(RecordSchema{{"hbm"}, {}});
+  k.flops = flops, k.min_bytes = bytes, k.schema = schema, k.traffic = {bytes};
   k.peak_flop_rate = 1e15, k.peak_memory_bandwidth = 1e12;
   return k;
 }

@@ -27,6 +27,7 @@ class FakeDevice : public Device {
     info_.summary_detail = "widgets";
     info_.memory = {{"sram", config.number("fake.sram"), 1e9, 1e-6, false}};
     info_.peak_flop_rate[std::size_t(DType::bf16)] = 1e12;
+    info_.schema = std::make_shared<const RecordSchema>(RecordSchema{{"sram"}, {{"widgets", 0, Rollup::sum}}});
   }
   const DeviceInfo& info() const override { return info_; }
   std::vector<WorkRecord> run_step(const StepProgram& step) override {
@@ -42,11 +43,12 @@ class FakeDevice : public Device {
       r.end = sim_now() - start;
       r.flops = op_flops(op);
       r.min_bytes = op_min_bytes(op);
-      r.traffic = {{"sram", r.min_bytes}};
+      r.schema = info_.schema;
+      r.traffic = {r.min_bytes};
       r.peak_flop_rate = 1e12;
       r.peak_memory_bandwidth = 1e9;
       r.breakdown.compute = 1e-6;
-      r.details = {{"widgets", 1, Rollup::sum}};
+      r.details = {1};
       out.push_back(r);
     }
     return out;

@@ -44,6 +44,13 @@ void TileMachine::sm_leave(int sm) {
   if (--s.active == 0) s.busy_total += sim_now() - s.busy_since;
 }
 
+std::shared_ptr<const RecordSchema> TileMachine::schema() {
+  static const auto schema = std::make_shared<const RecordSchema>(RecordSchema{
+      {"l2", "hbm"},
+      {{"ctas", 0, Rollup::sum}, {"ctas_per_sm", 0, Rollup::none}, {"sms_used", 0, Rollup::none}, {"waves", 0, Rollup::none}}});
+  return schema;
+}
+
 std::vector<WorkRecord> TileMachine::run_kernels(const std::vector<Kernel>& kernels) {
   std::vector<WorkRecord> records;
   records.reserve(kernels.size());
@@ -68,10 +75,8 @@ WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   // Kind-specific details: the grid and how it fills the chip.
   int sms_used = int(std::min<std::size_t>(kernel.ctas.size(), std::size_t(chip_.sm_count)));
   double waves = double(kernel.ctas.size()) / (double(chip_.sm_count) * kernel.ctas_per_sm);
-  run.record.details = {{"ctas", double(kernel.ctas.size()), Rollup::sum},
-                        {"ctas_per_sm", double(kernel.ctas_per_sm), Rollup::none},
-                        {"sms_used", double(sms_used), Rollup::none},
-                        {"waves", waves, Rollup::none}};
+  run.record.schema = schema();
+  run.record.details = {double(kernel.ctas.size()), double(kernel.ctas_per_sm), double(sms_used), waves};
   for (auto& s : sms_) s.busy_total = 0;
   double l2_before = net.bytes_through(l2_resource_), hbm_before = net.bytes_through(hbm_resource_);
 
@@ -88,8 +93,7 @@ WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   double end = sim_now();
   net.advance_to(end);
   run.record.end = end - step_start;
-  run.record.traffic = {{"l2", net.bytes_through(l2_resource_) - l2_before},
-                        {"hbm", net.bytes_through(hbm_resource_) - hbm_before}};
+  run.record.traffic = {net.bytes_through(l2_resource_) - l2_before, net.bytes_through(hbm_resource_) - hbm_before};
   double busy = 0;
   for (const auto& s : sms_) busy += s.busy_total;
   account(kernel, run, end - run.start, busy);
@@ -108,8 +112,8 @@ void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration,
   run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, 0, overhead / n, idle / n};
   double joules_per_flop = kernel.dtype == DType::fp32 ? chip_.simt_joules_per_flop : chip_.tensor_joules_per_flop;
   run.record.energy = chip_.idle_watts * duration + chip_.sm_active_watts * busy + kernel.flops * joules_per_flop +
-                      run.record.traffic[1].bytes * chip_.hbm_joules_per_byte +
-                      run.record.traffic[0].bytes * chip_.l2_joules_per_byte;
+                      run.record.traffic[1] * chip_.hbm_joules_per_byte +
+                      run.record.traffic[0] * chip_.l2_joules_per_byte;
 }
 
 void TileMachine::dispatch(KernelRun& run) {

@@ -26,6 +26,10 @@ class TileMachine : public sc_core::sc_module {
   // kernel, in launch order, times from the call. L2 contents carry over between calls.
   std::vector<WorkRecord> run_kernels(const std::vector<Kernel>& kernels);
 
+  // What its records hold: traffic at l2 and hbm; details ctas (summed over a run), ctas_per_sm,
+  // sms_used and waves = CTAs ÷ (SMs × CTAs per SM) (per kernel only).
+  static std::shared_ptr<const RecordSchema> schema();
+
  private:
   struct SmState {
     ResourceId resource;  // the SM's share of time in the flow network
