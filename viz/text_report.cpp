@@ -82,8 +82,8 @@ void print_breakdown(std::ostream& out, const RunResult& r, const Row& row) {
 }
 
 void print_records(std::ostream& out, const RunResult& r) {
-  fmt::print(out, "\n  {:<24} {:>10} {:>9} {:>8} {:>9} {:>7}  {}\n", r.unit, "time", "TFLOP/s", "mem GB/s",
-             r.summary_detail.substr(0, 9), "bound", "lowering");
+  fmt::print(out, "\n  {:<24} {:>10} {:>9} {:>8} {:>15} {:>7}  {}\n", r.unit, "time", "TFLOP/s", "mem GB/s",
+             r.summary_detail, "bound", "lowering");
   constexpr std::size_t kMaxShown = 40;
   std::size_t total = 0;
   for (const auto& step : r.steps) total += step.records.size();
@@ -91,7 +91,7 @@ void print_records(std::ostream& out, const RunResult& r) {
   for (const auto& step : r.steps) {
     for (const auto& k : step.records) {
       if (++shown > kMaxShown) break;
-      fmt::print(out, "  {:<24} {:>10} {:>9.1f} {:>8.0f} {:>9.3g} {:>7}  {}\n", k.name.substr(0, 24), seconds(k.seconds),
+      fmt::print(out, "  {:<24} {:>10} {:>9.1f} {:>8.0f} {:>15.3g} {:>7}  {}\n", k.name.substr(0, 24), seconds(k.seconds),
                  k.achieved_flop_rate / 1e12, k.memory_bandwidth_achieved / 1e9, k.detail(r.summary_detail), k.bound,
                  k.config);
     }

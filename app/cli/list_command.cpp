@@ -45,9 +45,8 @@ int list_command(const std::string& what, const std::string& kind) {
   } else if (what == "workloads") {
     for (const auto& [name, entry] : WorkloadCatalog::entries()) fmt::print("{:<18} {}\n", name, entry.description);
   } else if (what == "models") {
+    // Device kinds; a kind's own model choices are parameters of it (hwsim list params KIND).
     for (const auto& [name, entry] : Registry<Device>::entries()) fmt::print("kind = {:<10} {}\n", name, entry.description);
-    fmt::print("gpu.core.model = tile   CTA tiles in waves over bandwidth servers (workloads)\n");
-    fmt::print("gpu.core.model = warp   SIMT lane by lane (kernel programs: --kernel)\n");
   } else if (what == "frameworks") {
     for (const auto& [name, entry] : FrameworkPasses::entries()) fmt::print("kernels={:<8} {}\n", name, entry.description);
   } else if (what == "kinds") {

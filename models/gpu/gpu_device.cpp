@@ -53,6 +53,7 @@ class GpuDevice : public Device {
 }  // namespace
 
 HWSIM_REGISTER(Device, GpuDevice, "gpu",
-               "NVIDIA-style GPU: SMs running CTA tiles in waves, L2 and HBM as shared bandwidth servers");
+               "NVIDIA-style GPU: SMs, L2 and HBM as shared bandwidth servers; gpu.core.model = tile (workloads as "
+               "CTA tiles in waves) or warp (kernel programs, SIMT lane by lane)");
 
 }  // namespace hwsim

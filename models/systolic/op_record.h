@@ -8,8 +8,10 @@
 //   vmem_stall       (sum)       seconds a TensorCore (mean over them) waited on HBM beyond the
 //                                loads and stores double buffering hid
 //   tiles            (sum)       pipeline steps (VMEM blocks or chunks), all TensorCores
-// The breakdown is averaged over the TensorCores: compute (MXU / vector / VMEM busy), memory (the
-// HBM waits above), overhead (dispatch, per-step cost, unhidden MXU fill and drain), idle.
+// The breakdown is averaged over the TensorCores (SystolicMachine::core_time says how each core's
+// time is split by whichever of HBM or its steps set the pace): compute (MXU / vector / VMEM busy
+// on useful work), memory (waiting on HBM), overhead (dispatch, per-step cost, MXU fill and drain
+// not hidden under loads), idle.
 #include <memory>
 #include <vector>
 
