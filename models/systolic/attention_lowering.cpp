@@ -56,8 +56,14 @@ double visible_fraction(const AttentionOp& a) {
 Phase fused(const AttentionOp& a, const std::string& op, const SystolicChip& c) {
   GemmProblem qk = scores_problem(a, c), pv = values_problem(a, c);
   GemmBlocking b = choose_or_fail(qk, op, c);
+  // The flash kernel holds the Q·Kᵀ block and the P·V block (scores, V, output) at once.
+  GemmBlocking pv_block{b.bm, pv.n, b.bn, false, false, false, 0, block_footprint(pv, b.bm, pv.n, b.bn)};
+  if (b.vmem_footprint + pv_block.vmem_footprint > c.vmem_bytes)
+    workload_error(fmt::format("{}: fused attention's Q·Kᵀ and P·V blocks ({}x{} queries x keys) need {:.0f} KiB of "
+                               "VMEM but memory.vmem.size of {} is {:.0f} KiB (use systolic.attention=materialized)",
+                               op, b.bm, b.bn, (b.vmem_footprint + pv_block.vmem_footprint) / 1024, c.name, c.vmem_bytes / 1024));
   Phase s = gemm_phase(qk, b, c, "qk");
-  Phase v = gemm_phase(pv, GemmBlocking{b.bm, pv.n, b.bn, false, false, false, 0, 0}, c, "pv");
+  Phase v = gemm_phase(pv, pv_block, c, "pv");
   double f = visible_fraction(a);
   double q_blocks = std::ceil(double(qk.m) / double(b.bm)), kv_blocks = std::ceil(double(qk.n) / double(b.bn));
   std::int64_t per_group = std::max<std::int64_t>(std::int64_t(q_blocks), std::llround(q_blocks * kv_blocks * f));
