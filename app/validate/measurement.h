@@ -31,6 +31,9 @@ struct PredictionPlan {
   // Called in the child process with the validate run's chip and --set overrides; returns the run's
   // JSON document. `workload` then only describes the run in reports.
   std::function<std::string(const std::string& chip, const std::vector<std::string>& overrides)> simulate;
+  // The device kind the plan needs (a kernel program needs a "gpu"); empty: any kind. Records of a
+  // plan the chip's kind cannot run are skipped and counted, not failed.
+  std::string device_kind;
 };
 
 using MeasurementAdapter = std::function<std::optional<PredictionPlan>(const Measurement&)>;

@@ -1,5 +1,7 @@
 #include "app/validate/validate.h"
 
+#include "sim/error.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -21,24 +23,32 @@ double median(std::vector<double> v) {
 }  // namespace
 
 ValidationReport validate(const std::vector<Measurement>& records, const ValidationOptions& options) {
-  load_config(options.chip, options.overrides);  // a bad chip fails once, up front
+  const std::string kind = load_config(options.chip, options.overrides).kind();  // a bad chip fails once, up front
   ValidationReport report;
   for (const auto& m : records) {
     if (!options.only_kind.empty() && m.kind != options.only_kind) continue;
     auto adapter = MeasurementKinds::adapters().find(m.kind);
     std::optional<PredictionPlan> plan;
     if (adapter != MeasurementKinds::adapters().end() && m.seconds > 0) plan = adapter->second(m);
-    if (!plan) {
+    if (!plan || (!plan->device_kind.empty() && plan->device_kind != kind)) {
       ++report.skipped[m.kind];
       continue;
     }
-    std::string text = run_isolated([&]() {
-      if (plan->simulate) return plan->simulate(options.chip, options.overrides);
-      Config config = load_config(options.chip, options.overrides);
-      Workload workload = WorkloadCatalog::build(plan->workload);
-      RunResult result = simulate(config, workload);
-      return run_document(config, workload, result).dump();
-    });
+    std::string text;
+    try {
+      text = run_isolated([&]() {
+        if (plan->simulate) return plan->simulate(options.chip, options.overrides);
+        Config config = load_config(options.chip, options.overrides);
+        Workload workload = WorkloadCatalog::build(plan->workload);
+        RunResult result = simulate(config, workload);
+        return run_document(config, workload, result).dump();
+      });
+    } catch (const UserError& e) {
+      if (e.code() != ExitCode::workload) throw;
+      auto& [count, reason] = report.cannot_run[m.kind];
+      if (count++ == 0) reason = e.what();
+      continue;
+    }
     auto document = nlohmann::json::parse(text);
     ValidationRow row;
     row.measurement = m;

@@ -27,7 +27,9 @@ struct KindSummary {
 struct ValidationReport {
   std::vector<ValidationRow> rows;
   std::vector<KindSummary> kinds;
-  std::map<std::string, int> skipped;  // kind → records not modelled
+  std::map<std::string, int> skipped;  // kind → records not modelled (or not on this kind of chip)
+  // kind → records this chip cannot run (a dtype it lacks, too large), with the first reason
+  std::map<std::string, std::pair<int, std::string>> cannot_run;
 };
 
 struct ValidationOptions {

@@ -31,6 +31,7 @@ PredictionPlan make_plan(KernelPlan k) {
   PredictionPlan plan;
   plan.workload = fmt::format("warp:{} grid={} block={}", k.kernel, k.grid, k.block);
   for (const auto& [n, v] : k.args) plan.workload += fmt::format(" {}={}", n, v);
+  plan.device_kind = "gpu";
   plan.simulate = [k](const std::string& chip, const std::vector<std::string>& overrides) {
     auto sets = overrides;
     sets.push_back("gpu.core.model=warp");
