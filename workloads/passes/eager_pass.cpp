@@ -23,9 +23,11 @@ OpVertex add_parts(OpGraph& out, const Op& op, const std::vector<OpVertex>& inpu
   return made.back();
 }
 
+// Vertices are visited in insertion order, which is execution order (op_graph.h), without
+// building an order vector: this pass runs once per step of long generations.
 bool has_composites(const OpGraph& g) {
-  for (OpVertex v : execution_order(g))
-    if (!g[v].parts.empty()) return true;
+  for (auto [v, end] = boost::vertices(g); v != end; ++v)
+    if (!g[*v].parts.empty()) return true;
   return false;
 }
 
@@ -33,8 +35,10 @@ std::optional<OpGraph> eager(const OpGraph& in) {
   if (!has_composites(in)) return std::nullopt;
   OpGraph out;
   std::vector<OpVertex> mapped(boost::num_vertices(in));
-  for (OpVertex v : execution_order(in)) {
-    std::vector<OpVertex> inputs;
+  std::vector<OpVertex> inputs;
+  for (auto [it, last] = boost::vertices(in); it != last; ++it) {
+    OpVertex v = *it;
+    inputs.clear();
     for (auto [e, end] = boost::in_edges(v, in); e != end; ++e) inputs.push_back(mapped[boost::source(*e, in)]);
     const Op& op = in[v];
     if (op.parts.empty()) {
