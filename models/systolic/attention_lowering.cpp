@@ -56,8 +56,10 @@ double visible_fraction(const AttentionOp& a) {
 Phase fused(const AttentionOp& a, const std::string& op, const SystolicChip& c) {
   GemmProblem qk = scores_problem(a, c), pv = values_problem(a, c);
   GemmBlocking b = choose_or_fail(qk, op, c);
-  // The flash kernel holds the Q·Kᵀ block and the P·V block (scores, V, output) at once.
-  GemmBlocking pv_block{b.bm, pv.n, b.bn, false, false, false, 0, block_footprint(pv, b.bm, pv.n, b.bn)};
+  // The flash kernel holds the Q·Kᵀ block and the P·V block (scores, V, output) at once, for each
+  // of the groups packed into one step.
+  GemmBlocking pv_block{b.bm, pv.n, b.bn, false, false, false, 0,
+                        double(b.groups_per_step) * block_footprint(pv, b.bm, pv.n, b.bn), b.groups_per_step};
   if (b.vmem_footprint + pv_block.vmem_footprint > c.vmem_bytes)
     workload_error(fmt::format("{}: fused attention's Q·Kᵀ and P·V blocks ({}x{} queries x keys) need {:.0f} KiB of "
                                "VMEM but memory.vmem.size of {} is {:.0f} KiB (use systolic.attention=materialized)",
@@ -69,7 +71,8 @@ Phase fused(const AttentionOp& a, const std::string& op, const SystolicChip& c) 
   std::int64_t per_group = std::max<std::int64_t>(std::int64_t(q_blocks), std::llround(q_blocks * kv_blocks * f));
   Phase ph;
   ph.name = "attention";
-  ph.steps = split_over_cores(qk.groups, c.tensorcores, per_group);
+  std::int64_t packs = (qk.groups + b.groups_per_step - 1) / b.groups_per_step;
+  ph.steps = split_over_cores(packs, c.tensorcores, per_group);
   double steps = double(ph.total_steps());
   double kv_bytes = 2.0 * qk.groups * q_blocks * double(qk.n) * qk.k * qk.b_bytes * f;
   double q_bytes = double(qk.groups) * qk.m * qk.k * qk.a_bytes, o_bytes = q_bytes / qk.a_bytes * qk.out_bytes;

@@ -87,27 +87,37 @@ struct BlockTotals {
   double cycles = 0, fill = 0, folds = 0, cells_used = 0, macs = 0, vector_ops = 0, vmem_bytes = 0;
 };
 
-BlockTotals sum_blocks(const GemmProblem& p, const SystolicChip& c, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
+// Whole packs of `per_step` groups, and the one smaller pack of what remains.
+struct Pack { std::int64_t groups, count; };
+std::vector<Pack> packs(std::int64_t groups, std::int64_t per_step) {
+  std::vector<Pack> v{{std::min(groups, per_step), std::max<std::int64_t>(1, groups / per_step)}};
+  if (groups > per_step && groups % per_step) v.push_back({groups % per_step, 1});
+  return v;
+}
+
+BlockTotals sum_blocks(const GemmProblem& p, const SystolicChip& c, const GemmBlocking& b) {
   struct Part { std::int64_t size, count; };
-  auto parts = [](std::int64_t d, std::int64_t b) {
-    std::vector<Part> v{{std::min(d, b), d / b > 0 ? d / b : 1}};
-    if (d > b && d % b) v.push_back({d % b, 1});
+  auto parts = [](std::int64_t d, std::int64_t blk) {
+    std::vector<Part> v{{std::min(d, blk), d / blk > 0 ? d / blk : 1}};
+    if (d > blk && d % blk) v.push_back({d % blk, 1});
     return v;
   };
   BlockTotals t;
-  for (Part m : parts(p.m, bm))
-    for (Part n : parts(p.n, bn))
-      for (Part k : parts(p.k, bk)) {
-        double count = double(m.count) * n.count * k.count * p.groups;
-        BlockTiming bt = time_block(c, m.size, n.size, k.size);
-        t.cycles += count * bt.cycles;
-        t.fill += count * bt.fill_cycles;
-        t.folds += count * bt.folds;
-        t.cells_used += count * bt.folds * bt.fold_efficiency;
-        t.macs += count * bt.useful_macs;
-        t.vector_ops += count * block_vector_ops(p, c, m.size, n.size, k.size);
-        t.vmem_bytes += count * block_vmem_bytes(p, c, m.size, n.size, k.size);
-      }
+  for (Pack g : packs(p.groups, b.groups_per_step))
+    for (Part m : parts(p.m, b.bm))
+      for (Part n : parts(p.n, b.bn))
+        for (Part k : parts(p.k, b.bk)) {
+          double count = double(m.count) * n.count * k.count * g.count;
+          BlockTiming bt = time_block(c, m.size, n.size, k.size, g.groups);
+          double per_block = double(g.groups);  // vector work and VMEM bytes scale with the groups
+          t.cycles += count * bt.cycles;
+          t.fill += count * bt.fill_cycles;
+          t.folds += count * bt.folds;
+          t.cells_used += count * bt.folds * bt.fold_efficiency;
+          t.macs += count * bt.useful_macs;
+          t.vector_ops += count * per_block * block_vector_ops(p, c, m.size, n.size, k.size);
+          t.vmem_bytes += count * per_block * block_vmem_bytes(p, c, m.size, n.size, k.size);
+        }
   return t;
 }
 
@@ -124,10 +134,10 @@ double read_traffic(const GemmProblem& p, const GemmBlocking& b) {
 Phase build(const GemmProblem& p, const GemmBlocking& b, const SystolicChip& c) {
   Phase ph;
   std::int64_t nk = ceil_div(p.k, b.bk);
-  std::int64_t blocks = p.groups * ceil_div(p.m, b.bm) * ceil_div(p.n, b.bn);
+  std::int64_t blocks = ceil_div(p.groups, b.groups_per_step) * ceil_div(p.m, b.bm) * ceil_div(p.n, b.bn);
   ph.steps = split_over_cores(blocks, c.tensorcores, nk);
   double steps = double(blocks * nk);
-  BlockTotals t = sum_blocks(p, c, b.bm, b.bn, b.bk);
+  BlockTotals t = sum_blocks(p, c, b);
   double cycle = 1.0 / (c.clock_hz * p.macs_per_cell * c.mxu_efficiency);
   PipelineStep& s = ph.step;
   s.load_bytes = read_traffic(p, b) / steps;
@@ -158,6 +168,17 @@ double smallest_footprint(const GemmProblem& p, const SystolicChip& chip) {
                          std::min(u.k, round_up(p.k, u.k)));
 }
 
+namespace {
+// Group packings to try for a block: 1, and when the block spans a whole group, every power of two
+// up to the groups (the chooser's estimate weighs fewer steps against a longer pipeline fill).
+std::vector<std::int64_t> pack_candidates(const GemmProblem& o, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
+  std::vector<std::int64_t> out{1};
+  if (bm < o.m || bn < o.n || bk < o.k) return out;
+  for (std::int64_t g = 2; g < 2 * o.groups; g *= 2) out.push_back(std::min(g, o.groups));
+  return out;
+}
+}  // namespace
+
 std::optional<GemmBlocking> choose_gemm_blocking(const GemmProblem& p, const SystolicChip& chip) {
   std::optional<GemmBlocking> best;
   Units u = units(chip);
@@ -165,16 +186,17 @@ std::optional<GemmBlocking> choose_gemm_blocking(const GemmProblem& p, const Sys
     GemmProblem o = oriented(p, transposed);
     for (std::int64_t bm : candidates(o.m, u.m))
       for (std::int64_t bn : candidates(o.n, u.n))
-        for (std::int64_t bk : candidates(o.k, u.k)) {
-          double footprint = block_footprint(o, bm, bn, bk);
-          if (footprint > chip.vmem_bytes) continue;
-          bool spans_k = bk >= o.k;
-          for (int resident = 0; resident < (spans_k ? 3 : 1); ++resident) {
-            GemmBlocking b{bm, bn, bk, transposed, resident == 1, resident == 2, 0, footprint};
-            b.estimate = estimate_phase(build(o, b, chip), chip);
-            if (!best || b.estimate < best->estimate) best = flipped(b);
+        for (std::int64_t bk : candidates(o.k, u.k))
+          for (std::int64_t packed : pack_candidates(o, bm, bn, bk)) {
+            double footprint = double(packed) * block_footprint(o, bm, bn, bk);
+            if (footprint > chip.vmem_bytes) break;  // larger packs need more
+            bool spans_k = bk >= o.k;
+            for (int resident = 0; resident < (spans_k ? 3 : 1); ++resident) {
+              GemmBlocking b{bm, bn, bk, transposed, resident == 1, resident == 2, 0, footprint, packed};
+              b.estimate = estimate_phase(build(o, b, chip), chip);
+              if (!best || b.estimate < best->estimate) best = flipped(b);
+            }
           }
-        }
   }
   return best;
 }
@@ -182,10 +204,11 @@ std::optional<GemmBlocking> choose_gemm_blocking(const GemmProblem& p, const Sys
 Phase gemm_phase(const GemmProblem& p, const GemmBlocking& b, const SystolicChip& chip, std::string name) {
   Phase ph = build(oriented(p, b.transposed), flipped(b), chip);
   ph.name = std::move(name);
-  ph.config = fmt::format("{} {} {}x{}x{}{}{} steps {} folds {}", ph.name, dataflow_name(chip.dataflow), b.bm,
+  ph.config = fmt::format("{} {} {}x{}x{}{}{}{} steps {} folds {}", ph.name, dataflow_name(chip.dataflow), b.bm,
                           b.bn, b.bk, b.transposed ? " transposed" : "",
-                          b.b_resident ? " W-resident" : b.a_resident ? " x-resident" : "", ph.total_steps(),
-                          ph.folds);
+                          b.b_resident ? " W-resident" : b.a_resident ? " x-resident" : "",
+                          b.groups_per_step > 1 ? fmt::format(" {} groups/step", b.groups_per_step) : std::string(),
+                          ph.total_steps(), ph.folds);
   return ph;
 }
 

@@ -13,6 +13,9 @@
 // array); both orientations are candidates. Among the blocks that fit, the one with the smallest
 // estimated time (the same arithmetic the machine simulates, without contention) wins; ties keep
 // the larger block. Blocks go to the TensorCores whole (the K steps of a block stay on one core).
+// A batched GEMM whose groups are small (decode attention: one (sequence, KV head) per group) packs
+// several whole groups into one step when they fit VMEM together: one per-step cost and one
+// exposed load, skew and drain for the chain instead of one per group.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +40,8 @@ struct GemmBlocking {
   bool a_resident = false;              // ... x is read once (N loop inside)
   double estimate = 0;                  // seconds, the chooser's estimate
   double vmem_footprint = 0;            // bytes per TensorCore
+  std::int64_t groups_per_step = 1;     // a block spanning a whole group: this many groups packed
+                                        // into one pipeline step, their folds chained
 };
 
 // Bytes of VMEM a block needs double-buffered.

@@ -40,16 +40,17 @@ std::int64_t chain_fill_cycles(Preload p, int rows, int cols, std::int64_t t, st
   return chain_cycles(p, rows, cols, t, folds) - folds * t;
 }
 
-BlockTiming time_block(const SystolicChip& chip, std::int64_t m, std::int64_t n, std::int64_t k) {
+BlockTiming time_block(const SystolicChip& chip, std::int64_t m, std::int64_t n, std::int64_t k,
+                       std::int64_t chained) {
   BlockTiming b;
   FoldShape shape = map_gemm(chip.dataflow, m, n, k);
   FoldCount count = count_folds(shape, chip.rows, chip.cols);
-  b.folds = count.folds();
+  b.folds = count.folds() * chained;
   b.fold_efficiency = count.efficiency;
   std::int64_t per_array = ceil_div(b.folds, chip.mxus);
   b.cycles = chain_cycles(chip.preload, chip.rows, chip.cols, shape.t, per_array);
   b.fill_cycles = chain_fill_cycles(chip.preload, chip.rows, chip.cols, shape.t, per_array);
-  b.useful_macs = double(m) * double(n) * double(k);
+  b.useful_macs = double(m) * double(n) * double(k) * double(chained);
   return b;
 }
 

@@ -54,6 +54,10 @@ struct BlockTiming {
   double useful_macs = 0;          // M·N·K of the block
 };
 
-BlockTiming time_block(const SystolicChip& chip, std::int64_t m, std::int64_t n, std::int64_t k);
+// `chained` independent blocks of this shape (the groups of a batched GEMM packed into one pipeline
+// step) run as one chain: their folds follow each other on the arrays, each stationary-operand
+// load hidden under the previous fold's stream (overlapped preload), one skew and drain at the end.
+BlockTiming time_block(const SystolicChip& chip, std::int64_t m, std::int64_t n, std::int64_t k,
+                       std::int64_t chained = 1);
 
 }  // namespace hwsim
