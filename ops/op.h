@@ -24,7 +24,7 @@ struct StreamOp {
   double bytes_read = 0;
   double bytes_written = 0;
   double flops = 0;
-  std::int64_t rows = 1;  // independent rows (for the CTA count of row-wise kernels)
+  std::int64_t rows = 1;  // independent rows (row-wise kernels split work by row)
 };
 
 // Scaled-dot-product attention over a KV cache: `batch` sequences, `heads` query heads sharing

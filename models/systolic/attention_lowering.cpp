@@ -1,5 +1,7 @@
 #include "models/systolic/attention_lowering.h"
 
+#include <optional>
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -53,17 +55,47 @@ double visible_fraction(const AttentionOp& a) {
   return all > 0 ? std::min(1.0, attention_pairs(a) / all) : 0;
 }
 
+// The largest pack of groups, at most `wanted`, whose blocks fit `vmem` at `per_group` bytes each:
+// `wanted` halved (packs stay powers of two that divide the groups, or all of them) down to 1.
+std::int64_t fitting_pack(std::int64_t groups, std::int64_t wanted, double per_group, double vmem) {
+  std::int64_t g = wanted;
+  while (g > 1 && double(g) * per_group > vmem) {
+    std::int64_t pow2_divisor = groups & -groups;  // largest power of two dividing the groups
+    g = (g & (g - 1)) == 0 ? g / 2 : std::min(g - 1, pow2_divisor);
+  }
+  return g;
+}
+
+// The Q·Kᵀ blocking of a flash kernel, chosen so that the Q·Kᵀ and P·V blocks (scores, V, output)
+// fit VMEM together, for each of the groups packed into one step: the pack shrinks first, then the
+// VMEM the Q·Kᵀ choice may use, until both fit. `pv_block` receives the matching P·V blocking.
+GemmBlocking flash_blocking(const GemmProblem& qk, const GemmProblem& pv, const std::string& op,
+                            const SystolicChip& c, GemmBlocking& pv_block) {
+  constexpr int kMaxTries = 16;  // each try shrinks the budget by the overflow ratio: converges fast
+  SystolicChip budget = c;
+  double needed = 0;
+  for (int attempt = 0; attempt < kMaxTries; ++attempt) {
+    std::optional<GemmBlocking> choice = choose_gemm_blocking(qk, budget);
+    if (!choice) break;
+    GemmBlocking b = *choice;
+    double qk_bytes = stored_footprint(qk, b.bm, b.bn, b.bk, c), pv_bytes = stored_footprint(pv, b.bm, pv.n, b.bn, c);
+    b.groups_per_step = fitting_pack(qk.groups, b.groups_per_step, qk_bytes + pv_bytes, c.vmem_bytes);
+    b.vmem_footprint = double(b.groups_per_step) * qk_bytes;
+    pv_block = GemmBlocking{b.bm, pv.n, b.bn, false, false, false, 0, double(b.groups_per_step) * pv_bytes,
+                            b.groups_per_step};
+    needed = b.vmem_footprint + pv_block.vmem_footprint;
+    if (needed <= c.vmem_bytes) return b;
+    budget.vmem_bytes *= c.vmem_bytes / needed;
+  }
+  workload_error(fmt::format("{}: fused attention's smallest Q·Kᵀ and P·V blocks need {:.0f} KiB of VMEM but "
+                             "memory.vmem.size of {} is {:.0f} KiB (use systolic.attention=materialized)",
+                             op, (needed > 0 ? needed : smallest_footprint(qk, c)) / 1024, c.name, c.vmem_bytes / 1024));
+}
+
 Phase fused(const AttentionOp& a, const std::string& op, const SystolicChip& c) {
   GemmProblem qk = scores_problem(a, c), pv = values_problem(a, c);
-  GemmBlocking b = choose_or_fail(qk, op, c);
-  // The flash kernel holds the Q·Kᵀ block and the P·V block (scores, V, output) at once, for each
-  // of the groups packed into one step.
-  GemmBlocking pv_block{b.bm, pv.n, b.bn, false, false, false, 0,
-                        double(b.groups_per_step) * block_footprint(pv, b.bm, pv.n, b.bn), b.groups_per_step};
-  if (b.vmem_footprint + pv_block.vmem_footprint > c.vmem_bytes)
-    workload_error(fmt::format("{}: fused attention's Q·Kᵀ and P·V blocks ({}x{} queries x keys) need {:.0f} KiB of "
-                               "VMEM but memory.vmem.size of {} is {:.0f} KiB (use systolic.attention=materialized)",
-                               op, b.bm, b.bn, (b.vmem_footprint + pv_block.vmem_footprint) / 1024, c.name, c.vmem_bytes / 1024));
+  GemmBlocking pv_block;
+  GemmBlocking b = flash_blocking(qk, pv, op, c, pv_block);
   Phase s = gemm_phase(qk, b, c, "qk");
   Phase v = gemm_phase(pv, pv_block, c, "pv");
   double f = visible_fraction(a);
@@ -90,7 +122,9 @@ Phase fused(const AttentionOp& a, const std::string& op, const SystolicChip& c) 
   ph.mxu_macs = f * (s.mxu_macs + v.mxu_macs);
   ph.folds = std::llround(f * double(s.folds + v.folds));
   ph.fold_efficiency = (s.fold_efficiency * s.folds + v.fold_efficiency * v.folds) / double(std::max<std::int64_t>(1, s.folds + v.folds));
-  ph.config = fmt::format("flash q{}xkv{} steps {} visible {:.2f}", b.bm, b.bn, ph.total_steps(), f);
+  ph.config = fmt::format("flash q{}xkv{} ({} query rows){} steps {} visible {:.2f}", b.bm, b.bn, qk.m,
+                          b.groups_per_step > 1 ? fmt::format(" {} groups/step", b.groups_per_step) : std::string(),
+                          ph.total_steps(), f);
   return ph;
 }
 

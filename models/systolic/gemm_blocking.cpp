@@ -162,19 +162,29 @@ double block_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, s
          (p.dequant_b ? double(bn) * bk * kDequantBytes : 0);
 }
 
+double stored_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk,
+                        const SystolicChip& chip) {
+  std::int64_t tile = chip.vpu_sublanes;
+  return block_footprint(p, std::min(bm, round_up(p.m, tile)), std::min(bn, round_up(p.n, tile)),
+                         std::min(bk, round_up(p.k, tile)));
+}
+
 double smallest_footprint(const GemmProblem& p, const SystolicChip& chip) {
   Units u = units(chip);
-  return block_footprint(p, std::min(u.m, round_up(p.m, u.m)), std::min(u.n, round_up(p.n, u.n)),
-                         std::min(u.k, round_up(p.k, u.k)));
+  return stored_footprint(p, u.m, u.n, u.k, chip);
 }
 
 namespace {
-// Group packings to try for a block: 1, and when the block spans a whole group, every power of two
-// up to the groups (the chooser's estimate weighs fewer steps against a longer pipeline fill).
+// Group packings to try for a block: 1, and when the block spans a whole group, the powers of two
+// that divide the groups evenly, then all the groups (packs of equal size, so the per-step average
+// the pipeline runs is every step's real work; the chooser's estimate weighs fewer steps against a
+// longer pipeline fill). Increasing, so a pack that overflows VMEM ends the search.
 std::vector<std::int64_t> pack_candidates(const GemmProblem& o, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
   std::vector<std::int64_t> out{1};
   if (bm < o.m || bn < o.n || bk < o.k) return out;
-  for (std::int64_t g = 2; g < 2 * o.groups; g *= 2) out.push_back(std::min(g, o.groups));
+  for (std::int64_t g = 2; g < o.groups; g *= 2)
+    if (o.groups % g == 0) out.push_back(g);
+  if (o.groups > 1) out.push_back(o.groups);
   return out;
 }
 }  // namespace
@@ -188,7 +198,7 @@ std::optional<GemmBlocking> choose_gemm_blocking(const GemmProblem& p, const Sys
       for (std::int64_t bn : candidates(o.n, u.n))
         for (std::int64_t bk : candidates(o.k, u.k))
           for (std::int64_t packed : pack_candidates(o, bm, bn, bk)) {
-            double footprint = double(packed) * block_footprint(o, bm, bn, bk);
+            double footprint = double(packed) * stored_footprint(o, bm, bn, bk, chip);
             if (footprint > chip.vmem_bytes) break;  // larger packs need more
             bool spans_k = bk >= o.k;
             for (int resident = 0; resident < (spans_k ? 3 : 1); ++resident) {

@@ -46,6 +46,11 @@ struct GemmBlocking {
 
 // Bytes of VMEM a block needs double-buffered.
 double block_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk);
+// The same for a block of `p` as stored: a block larger than the problem along a dimension (padded
+// to the array for the MXU) holds only the problem's rows there, rounded up to the vector unit's
+// sublane tile (a 4-query decode group is 8 rows in VMEM, not 128 or 256).
+double stored_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk,
+                        const SystolicChip& chip);
 
 // The fastest blocking that fits; nullopt when even the smallest block does not fit VMEM.
 std::optional<GemmBlocking> choose_gemm_blocking(const GemmProblem& p, const SystolicChip& chip);
