@@ -33,12 +33,13 @@ std::string csv_cell(const std::string& s) {
 void print_validation_report(std::ostream& out, const ValidationReport& report, const std::string& file,
                              const std::string& chip) {
   fmt::print(out, "hwsim validate {} --chip {}\n\n", file, chip);
-  fmt::print(out, "  {:<16} {:>6} {:>9} {:>13}\n", "kind", "count", "MAPE", "median |err|");
+  fmt::print(out, "  {:<20} {:>6} {:>9} {:>13}\n", "kind", "count", "MAPE", "median |err|");
   for (const auto& k : report.kinds)
-    fmt::print(out, "  {:<16} {:>6} {:>8.2f}% {:>12.2f}%\n", k.kind, k.count, k.mape, k.median_error);
-  for (const auto& [kind, n] : report.skipped) fmt::print(out, "  {:<16} {:>6}   skipped (not modelled, or not on this kind of chip)\n", kind, n);
+    fmt::print(out, "  {:<20} {:>6} {:>8.2f}% {:>12.2f}%\n", k.kind, k.count, k.mape, k.median_error);
+  for (const auto& [kind, n] : report.skipped)
+    fmt::print(out, "  {:<20} {:>6}   skipped (not modelled, or not on this kind of chip)\n", kind, n);
   for (const auto& [kind, why] : report.cannot_run)
-    fmt::print(out, "  {:<16} {:>6}   cannot run on this chip (first: {})\n", kind, why.first, why.second);
+    fmt::print(out, "  {:<20} {:>6}   cannot run on this chip (first: {})\n", kind, why.first, why.second);
   for (const auto& k : report.kinds) {
     fmt::print(out, "\n  worst {} cases\n", k.kind);
     for (const auto& r : k.worst)

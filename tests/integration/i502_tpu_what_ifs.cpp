@@ -29,4 +29,10 @@ TEST_CASE("cli: TPU v5e what-ifs") {
   // Twice the HBM bandwidth: faster, but not twice (the MXUs shifting weights in, per-op costs).
   CHECK(seconds(decode + " --set memory.hbm.bandwidth=1638GB/s") < 0.75 * d);
   CHECK(seconds(decode + " --set memory.vmem.size=16MiB") >= d * 0.99);
+  // A VMEM too small for large blocks: smaller blocks re-read operands from HBM and an 8192³ GEMM
+  // turns memory-bound (4 MiB: ~1.4x, 1 MiB: ~4x the 128 MiB time).
+  const std::string big = "--chip tpu_v5e -w gemm:M=8192,N=8192,K=8192";
+  double roomy = seconds(big);
+  CHECK(seconds(big + " --set memory.vmem.size=4MiB") > 1.2 * roomy);
+  CHECK(seconds(big + " --set memory.vmem.size=1MiB") > 3 * roomy);
 }
