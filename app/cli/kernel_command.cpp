@@ -16,6 +16,9 @@ namespace hwsim {
 
 int kernel_command(const RunOptions& run, const KernelOptions& k) {
   Config config = load_config(run.chip, run.overrides);
+  if (config.kind() != "gpu")
+    usage_error("--kernel runs kernel programs on a GPU's warp model; " + config.text("name") + " is a " +
+                config.kind() + " chip (use a gpu chip, e.g. --chip h100 --set gpu.core.model=warp)");
   if (config.text("gpu.core.model") != "warp")
     usage_error("--kernel runs on the warp model: add --set gpu.core.model=warp (the chip file says '" +
                 config.text("gpu.core.model") + "')");
