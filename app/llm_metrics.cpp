@@ -1,4 +1,5 @@
 #include "app/llm_metrics.h"
+#include "sim/arith.h"
 
 #include <cctype>
 
@@ -6,10 +7,6 @@
 #include <tuple>
 
 namespace hwsim {
-
-namespace {
-double ratio(double part, double whole) { return whole > 0 ? part / whole : 0; }
-}  // namespace
 
 std::string operation_of(const std::string& kernel_name) {
   if (kernel_name.size() > 1 && kernel_name[0] == 'L' && std::isdigit(static_cast<unsigned char>(kernel_name[1]))) {
@@ -43,17 +40,17 @@ void add_record(LlmMetrics& m, std::map<std::string, LlmOperationTime>& operatio
 }
 
 LlmStepMetrics step_metrics(const StepResult& step, const WorkloadStep* ws, const RunResult& r) {
-  LlmStepMetrics sm;
-  sm.label = step.label;
-  sm.phase = ws ? ws->phase : "";
-  sm.tokens = ws ? ws->tokens : 0;
-  sm.seconds = step.seconds;
-  sm.tokens_per_second = ratio(double(sm.tokens), step.seconds);
+  LlmStepMetrics s;
+  s.label = step.label;
+  s.phase = ws ? ws->phase : "";
+  s.tokens = ws ? ws->tokens : 0;
+  s.seconds = step.seconds;
+  s.tokens_per_second = ratio(double(s.tokens), step.seconds);
   double bytes = 0, flops = 0;
   for (const auto& k : step.records) bytes += k.memory_bytes, flops += k.flops;
-  sm.mbu = ratio(ratio(bytes, step.seconds), r.peak_memory_bandwidth);
-  sm.mfu = ratio(ratio(flops, step.seconds), r.peak_flop_rate);
-  return sm;
+  s.mbu = ratio(ratio(bytes, step.seconds), r.peak_memory_bandwidth);
+  s.mfu = ratio(ratio(flops, step.seconds), r.peak_flop_rate);
+  return s;
 }
 
 // The kLlmFarthestRecords records with the largest excess over their floor, largest first.
@@ -98,10 +95,10 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
       refs.push_back({k.seconds - k.roofline_floor, i, j});
     }
     m.by_class["launch_gaps"].seconds += std::max(0.0, step.seconds - record_time);
-    LlmStepMetrics sm = step_metrics(step, i < workload.steps.size() ? &workload.steps[i] : nullptr, r);
-    if (sm.phase == "prefill") m.ttft += step.seconds;
-    if (sm.phase == "decode") decode_seconds += step.seconds, ++decode_steps, decode_tokens += sm.tokens;
-    m.steps.push_back(std::move(sm));
+    LlmStepMetrics s = step_metrics(step, i < workload.steps.size() ? &workload.steps[i] : nullptr, r);
+    if (s.phase == "prefill") m.ttft += step.seconds;
+    if (s.phase == "decode") decode_seconds += step.seconds, ++decode_steps, decode_tokens += s.tokens;
+    m.steps.push_back(std::move(s));
   }
   m.tpot = decode_steps > 0 ? decode_seconds / double(decode_steps) : 0;
   m.joules_per_token = ratio(r.energy, double(m.tokens));

@@ -1,4 +1,5 @@
 #include "sim/result.h"
+#include "sim/arith.h"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +7,6 @@
 namespace hwsim {
 
 namespace {
-double ratio(double part, double whole) { return whole > 0 ? part / whole : 0; }
 
 double find_bytes(const std::vector<LevelTraffic>& traffic, std::string_view level) {
   for (const auto& t : traffic)
@@ -53,12 +53,11 @@ void add_breakdown(TimeBreakdown& into, const TimeBreakdown& b) {
 void roll_up(std::vector<Detail>& out, std::vector<double>& weight, const Detail& d, double seconds) {
   std::size_t i = index_of(out, d.key, [](const Detail& o) -> std::string_view { return o.key; });
   if (i == out.size()) {
-    out.push_back({d.key, d.rollup == Rollup::max ? d.value : 0, d.rollup});
+    out.push_back({d.key, 0, d.rollup});
     weight.push_back(0);
   }
   Detail& o = out[i];
   if (d.rollup == Rollup::sum) o.value += d.value;
-  if (d.rollup == Rollup::max) o.value = std::max(o.value, d.value);
   if (d.rollup == Rollup::time_mean) o.value += d.value * seconds, weight[i] += seconds;
 }
 
@@ -69,7 +68,7 @@ std::vector<Detail> roll_up_details(const RunResult& r) {
   for (const auto& step : r.steps)
     for (const auto& k : step.records)
       for (std::size_t j = 0; j < k.details.size(); ++j) {
-        const Detail& declared = k.schema->details[j];
+        const DetailKey& declared = k.schema->details[j];
         if (declared.rollup != Rollup::none) roll_up(out, weight, {declared.key, k.details[j], declared.rollup}, k.seconds);
       }
   for (std::size_t i = 0; i < out.size(); ++i)
@@ -87,7 +86,7 @@ double RunResult::bytes_at(std::string_view level) const { return find_bytes(tra
 
 double WorkRecord::detail(std::string_view key) const {
   if (!schema) return 0;
-  std::size_t i = index_of(schema->details, key, [](const Detail& d) -> std::string_view { return d.key; });
+  std::size_t i = index_of(schema->details, key, [](const DetailKey& d) -> std::string_view { return d.key; });
   return i < details.size() ? details[i] : 0;
 }
 double RunResult::detail(std::string_view key) const {
@@ -124,7 +123,7 @@ void finalize(RunResult& r) {
     if (flops > most) most = flops, r.peak_flop_rate = peak;
   r.memory_bytes = r.traffic.empty() ? 0 : r.traffic.back().bytes;
   r.bandwidth.clear();
-  for (const auto& t : r.traffic) r.bandwidth.push_back({t.level, ratio(t.bytes, r.seconds)});
+  for (const auto& t : r.traffic) r.bandwidth.push_back(ratio(t.bytes, r.seconds));
   r.details = roll_up_details(r);
   r.achieved_flop_rate = ratio(r.flops, r.seconds);
   r.times_floor = ratio(r.seconds, r.roofline_floor);

@@ -38,11 +38,16 @@ struct LevelTraffic {
 enum class Rollup {
   sum,         // counts: CTAs, folds
   time_mean,   // rates and fractions: weighted by each record's seconds
-  max,
   none,        // per record only
 };
 
 // A kind-specific figure ("waves", "mxu_utilisation"), documented where the device fills it.
+struct DetailKey {
+  std::string key;
+  Rollup rollup = Rollup::none;
+};
+
+// A detail rolled up over a run.
 struct Detail {
   std::string key;
   double value = 0;
@@ -54,7 +59,7 @@ struct Detail {
 // kind-specific details with their roll-up rules.
 struct RecordSchema {
   std::vector<std::string> levels;
-  std::vector<Detail> details;  // key and rollup; value unused
+  std::vector<DetailKey> details;
 };
 
 // At most this many levels and details per record, kept inline (no allocation per record).
@@ -132,7 +137,7 @@ struct RunResult {
   double seconds = 0;        // whole workload
   double flops = 0, min_bytes = 0;
   std::vector<LevelTraffic> traffic;   // per level, summed over records
-  std::vector<LevelTraffic> bandwidth; // per level: bytes / seconds
+  std::vector<double> bandwidth;       // bytes/s at each level of `traffic`: bytes / seconds
   double memory_bytes = 0;             // main memory
   double roofline_floor = 0; // sum of record floors
   double times_floor = 0;    // seconds / roofline_floor: how far from the physical limit

@@ -88,7 +88,7 @@ nlohmann::json result_json(const RunResult& r) {
     steps.push_back({{"label", s.label}, {"seconds", s.seconds}, {"kernels", kernels}});
   }
   nlohmann::json bandwidth = nlohmann::json::object();
-  for (const auto& b : r.bandwidth) bandwidth[b.level] = b.bytes;
+  for (std::size_t i = 0; i < r.traffic.size() && i < r.bandwidth.size(); ++i) bandwidth[r.traffic[i].level] = r.bandwidth[i];
   bandwidth[main_level(r.traffic) + "_peak"] = r.peak_memory_bandwidth;
   return {{"seconds", r.seconds},
           {"flops", r.flops},

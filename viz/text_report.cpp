@@ -59,7 +59,7 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
 void print_traffic(const RunResult& r, const Row& row) {
   for (std::size_t i = 0; i < r.traffic.size(); ++i) {
     const auto& t = r.traffic[i];
-    double rate = i < r.bandwidth.size() ? r.bandwidth[i].bytes : 0;
+    double rate = i < r.bandwidth.size() ? r.bandwidth[i] : 0;
     bool main = i + 1 == r.traffic.size();
     row(upper(t.level) + " traffic",
         fmt::format("{}  at {}{}", format_quantity(t.bytes, Dimension::bytes), format_quantity(rate, Dimension::bandwidth),

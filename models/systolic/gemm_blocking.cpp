@@ -6,6 +6,7 @@
 
 #include "models/systolic/mxu_timing.h"
 #include "models/systolic/pipeline_estimate.h"
+#include "sim/arith.h"
 
 namespace hwsim {
 namespace {
@@ -13,8 +14,6 @@ namespace {
 constexpr double kAccumulatorBytes = 4;  // f32 partial sums, as the MXU produces them
 constexpr double kDequantBytes = 2;      // narrower weights are widened to bf16 in VMEM
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-std::int64_t round_up(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
 
 // The problem as fed to the array (transposed: the operands swap roles).
 GemmProblem oriented(const GemmProblem& p, bool transposed) {

@@ -1,12 +1,9 @@
 #include "models/systolic/mxu_timing.h"
+#include "sim/arith.h"
 
 #include <algorithm>
 
 namespace hwsim {
-
-namespace {
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-}  // namespace
 
 FoldShape map_gemm(Dataflow d, std::int64_t m, std::int64_t n, std::int64_t k) {
   switch (d) {

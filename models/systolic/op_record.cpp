@@ -26,8 +26,8 @@ PlanTotals totals(const OpPlan& plan) {
 std::shared_ptr<const RecordSchema> systolic_schema() {
   static const auto schema = std::make_shared<const RecordSchema>(RecordSchema{
       {"vmem", "hbm"},
-      {{"mxu_utilisation", 0, Rollup::time_mean}, {"fold_efficiency", 0, Rollup::time_mean}, {"folds", 0, Rollup::sum},
-       {"vector_share", 0, Rollup::time_mean}, {"vmem_stall", 0, Rollup::sum}, {"tiles", 0, Rollup::sum}}});
+      {{"mxu_utilisation", Rollup::time_mean}, {"fold_efficiency", Rollup::time_mean}, {"folds", Rollup::sum},
+       {"vector_share", Rollup::time_mean}, {"vmem_stall", Rollup::sum}, {"tiles", Rollup::sum}}});
   return schema;
 }
 

@@ -48,8 +48,6 @@ struct DeviceInfo {
   // Names of every record's numbers: `memory` names near → far, and the device's details.
   std::shared_ptr<const RecordSchema> schema;
 
-  bool supports(DType t) const { return peak_flop_rate[std::size_t(t)] > 0; }
-  double peak(DType t) const { return peak_flop_rate[std::size_t(t)]; }
   const MemoryLevel& main_memory() const { return memory.back(); }
 };
 

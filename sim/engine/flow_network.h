@@ -59,19 +59,6 @@ class FlowDemands {
     for (const auto& d : rest_) f(d);
   }
 
-  class Iterator {
-   public:
-    Iterator(const FlowDemands* owner, std::size_t i) : owner_(owner), i_(i) {}
-    const FlowDemand& operator*() const { return i_ < kInline ? owner_->inline_[i_] : owner_->rest_[i_ - kInline]; }
-    Iterator& operator++() { ++i_; return *this; }
-    bool operator!=(const Iterator& o) const { return i_ != o.i_; }
-
-   private:
-    const FlowDemands* owner_;
-    std::size_t i_;
-  };
-  Iterator begin() const { return {this, 0}; }
-  Iterator end() const { return {this, size()}; }
   std::size_t size() const { return size_ + rest_.size(); }
   bool empty() const { return size() == 0; }
 

@@ -2,6 +2,7 @@
 // compute-bound GEMM, more HBM bandwidth a memory-bound decode, a faster clock both's compute.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "tests/fixtures/test_support.h"
@@ -9,13 +10,14 @@
 using namespace hwsim::test;
 
 namespace {
-double seconds(const std::string& args) {
+nlohmann::json result(const std::string& args) {
   static int n = 0;
   auto json = scratch_dir() / ("whatif" + std::to_string(++n) + ".json");
   CliRun r = run_hwsim(args + " --quiet --json '" + json.string() + "'");
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return nlohmann::json::parse(read_text(json))["result"]["seconds"].get<double>();
+  return nlohmann::json::parse(read_text(json))["result"];
 }
+double seconds(const std::string& args) { return result(args)["seconds"].get<double>(); }
 }  // namespace
 
 TEST_CASE("cli: TPU v5e what-ifs") {
@@ -29,10 +31,16 @@ TEST_CASE("cli: TPU v5e what-ifs") {
   // Twice the HBM bandwidth: faster, but not twice (the MXUs shifting weights in, per-op costs).
   CHECK(seconds(decode + " --set memory.hbm.bandwidth=1638GB/s") < 0.75 * d);
   CHECK(seconds(decode + " --set memory.vmem.size=16MiB") >= d * 0.99);
-  // A VMEM too small for large blocks: smaller blocks re-read operands from HBM and an 8192³ GEMM
-  // turns memory-bound (4 MiB: ~1.4x, 1 MiB: ~4x the 128 MiB time).
+  // A VMEM too small for large blocks: an 8192³ bf16 GEMM's blocks hold bm·bn ≤ 1 MiB / 8 output
+  // elements (f32 accumulator + double-buffered bf16 output, 8 B each), so its HBM reads
+  // A·N/bn + W·M/bm are at least 2·128 MiB·8192/√(2^17) ≈ 5.8 GiB (AM-GM), and the run takes at
+  // least that over the HBM bandwidth: slower than with 128 MiB.
   const std::string big = "--chip tpu_v5e -w gemm:M=8192,N=8192,K=8192";
   double roomy = seconds(big);
-  CHECK(seconds(big + " --set memory.vmem.size=4MiB") > 1.2 * roomy);
-  CHECK(seconds(big + " --set memory.vmem.size=1MiB") > 3 * roomy);
+  nlohmann::json small = result(big + " --set memory.vmem.size=1MiB");
+  double min_reads = 2 * 128.0 * 1024 * 1024 * 8192 / std::sqrt(131072.0);
+  CHECK(small["bytes"]["hbm"].get<double>() > min_reads);
+  CHECK(small["seconds"].get<double>() > min_reads / 819e9);
+  CHECK(small["seconds"].get<double>() > roomy);
+  CHECK(seconds(big + " --set memory.vmem.size=4MiB") > roomy);
 }

@@ -34,6 +34,25 @@ TEST_CASE("systolic blocking: 8192^3 bf16 on TPU v4 (16 MiB VMEM per core)") {
   CHECK(ph.mxu_macs == doctest::Approx(8192.0 * 8192 * 8192));
 }
 
+TEST_CASE("systolic blocking: HBM traffic of fixed blockings, by hand") {
+  // 8192^3 bf16: A, W and C are 128 MiB each.
+  SystolicChip c = SystolicChip::from_config(load_config(chip_file("tpu_v4"), {}));
+  GemmProblem p;
+  p.m = p.n = p.k = 8192;
+  const double mib128 = 128.0 * 1024 * 1024;
+  auto read_bytes = [&](const GemmBlocking& b) {
+    Phase ph = gemm_phase(p, b, c, "gemm");
+    return ph.step.load_bytes * double(ph.total_steps());
+  };
+  // 1024 x 1024 blocks over K in 512 slices: A re-read for each of the 8 N blocks, W for each of
+  // the 8 M blocks: 8 x 128 MiB + 8 x 128 MiB = 2 GiB.
+  CHECK(read_bytes(GemmBlocking{1024, 1024, 512, false, false, false, 0, 0}) == doctest::Approx(16 * mib128));
+  // 512 x 2048 blocks spanning K with W resident (the M loop inside): A once per N block (4), W once.
+  CHECK(read_bytes(GemmBlocking{512, 2048, 8192, false, true, false, 0, 0}) == doctest::Approx(4 * mib128 + mib128));
+  // ... with x resident (the N loop inside): x once, W once per M block (16).
+  CHECK(read_bytes(GemmBlocking{512, 2048, 8192, false, false, true, 0, 0}) == doctest::Approx(mib128 + 16 * mib128));
+}
+
 TEST_CASE("systolic blocking: a decode GEMV reads its weights once") {
   SystolicChip c = SystolicChip::from_config(load_config(chip_file("tpu_v5p"), {}));
   GemmProblem p;

@@ -27,7 +27,7 @@ class FakeDevice : public Device {
     info_.summary_detail = "widgets";
     info_.memory = {{"sram", config.number("fake.sram"), 1e9, 1e-6, false}};
     info_.peak_flop_rate[std::size_t(DType::bf16)] = 1e12;
-    info_.schema = std::make_shared<const RecordSchema>(RecordSchema{{"sram"}, {{"widgets", 0, Rollup::sum}}});
+    info_.schema = std::make_shared<const RecordSchema>(RecordSchema{{"sram"}, {{"widgets", Rollup::sum}}});
   }
   const DeviceInfo& info() const override { return info_; }
   std::vector<WorkRecord> run_step(const StepProgram& step) override {

@@ -1,4 +1,5 @@
 #include "models/gpu/tile/attention_lowering.h"
+#include "sim/arith.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +16,6 @@ constexpr int kStages = 2;
 // Queries per head at or below which the decode form is used.
 constexpr std::int64_t kDecodeMaxQueries = 16;
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 Kernel base_kernel(const AttentionOp& op, const std::string& name, const GpuChip& chip) {
   Kernel k;

@@ -1,4 +1,5 @@
 #include "models/gpu/tile/gemm_lowering.h"
+#include "sim/arith.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +7,6 @@
 
 namespace hwsim {
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 struct TileShape { int bm, bn; };
 

@@ -47,7 +47,7 @@ void TileMachine::sm_leave(int sm) {
 std::shared_ptr<const RecordSchema> TileMachine::schema() {
   static const auto schema = std::make_shared<const RecordSchema>(RecordSchema{
       {"l2", "hbm"},
-      {{"ctas", 0, Rollup::sum}, {"ctas_per_sm", 0, Rollup::none}, {"sms_used", 0, Rollup::none}, {"waves", 0, Rollup::none}}});
+      {{"ctas", Rollup::sum}, {"ctas_per_sm", Rollup::none}, {"sms_used", Rollup::none}, {"waves", Rollup::none}}});
   return schema;
 }
 
