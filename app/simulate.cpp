@@ -59,6 +59,9 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
 }  // namespace
 
 RunResult simulate(const Config& config, const Workload& workload) {
+  if (!workload.parallel.single())
+    workload_error(fmt::format("workload '{}' runs on {} devices: give a system of chips (--system NAME, e.g. "
+                               "--system h200x2; hwsim list systems)", workload.spec, workload.parallel.ranks()));
   init_systemc();
   auto device = Registry<Device>::create(config.kind(), config, config.value("kind").origin + ": kind");
   check_schema(device->info());

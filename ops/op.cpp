@@ -38,6 +38,7 @@ double shape_flops(const Op& op) {
         // QKᵀ and PV: 2 FLOP per multiply-add each, head_dim long, per visible pair.
         return 4.0 * double(a.batch) * double(a.heads) * double(a.head_dim) * attention_pairs(a);
       },
+      [](const CollectiveOp&) { return 0.0; },
   }, op.shape);
 }
 
@@ -58,7 +59,10 @@ double shape_min_bytes(const Op& op) {
                          bytes_per_element(a.kv_dtype);
         return q_and_o + k_and_v;
       },
+      [](const CollectiveOp&) { return 0.0; },
   }, op.shape);
 }
+
+bool is_collective(const Op& op) { return std::holds_alternative<CollectiveOp>(op.shape); }
 
 }  // namespace hwsim

@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "ops/collective.h"
 #include "ops/dtype.h"
 
 namespace hwsim {
@@ -70,7 +71,7 @@ struct FusedWork {
 };
 
 struct Op {
-  using Shape = std::variant<GemmOp, StreamOp, AttentionOp>;
+  using Shape = std::variant<GemmOp, StreamOp, AttentionOp, CollectiveOp>;
   Op() = default;
   Op(std::string op_name, std::string klass, Shape op_shape, std::string input = {}, std::string output = {})
       : name(std::move(op_name)), op_class(std::move(klass)), shape(std::move(op_shape)),
@@ -78,7 +79,10 @@ struct Op {
 
   std::string name;    // "layer3.qkv_proj"
   std::string op_class; // "gemm", "attention", "norm", "elementwise", ...
-  std::variant<GemmOp, StreamOp, AttentionOp> shape;
+  Shape shape;  // a CollectiveOp runs on the system's links, never on one device
+  // The pipeline stage whose devices run the op (0 without pipeline parallelism). A send_recv on
+  // the pp axis runs from this stage to the next.
+  int stage = 0;
   // Tensors, for data reuse between kernels (L2). Empty: the input is the output of the op's
   // first graph predecessor and the output is the op's own. Ops naming the same tensor touch the
   // same bytes (e.g. repeated calls of a measurement on one buffer set).
@@ -90,12 +94,13 @@ struct Op {
 };
 
 // FLOPs and the fewest bytes the op must move through device memory (each input once, each
-// output once): the roofline's two numerators.
+// output once): the roofline's two numerators. A collective has neither (its bytes cross links).
 // Both include the op's fused work.
 double op_flops(const Op& op);
 double op_min_bytes(const Op& op);
 // The same for the op's own shape alone (without fused work).
 double shape_flops(const Op& op);
 double shape_min_bytes(const Op& op);
+bool is_collective(const Op& op);
 
 }  // namespace hwsim

@@ -101,12 +101,15 @@ void finalize(RunResult& r) {
   r.breakdown = {};
   for (const auto& level : r.memory_levels) r.traffic.push_back({level, 0});
   std::map<double, double> flops_by_peak;
+  std::size_t devices = 1;
+  for (const auto& step : r.steps)
+    for (const auto& k : step.records) devices = std::max(devices, std::size_t(k.device) + 1);
   for (auto& step : r.steps) {
     r.seconds += step.seconds;
-    double record_time = 0;
+    std::vector<double> record_time(devices, 0.0);  // per device: the time its records account for
     for (auto& k : step.records) {
       finalize_record(k);
-      record_time += k.seconds;
+      record_time[std::size_t(k.device)] += k.seconds - k.hidden;
       r.flops += k.flops;
       r.min_bytes += k.min_bytes;
       for (std::size_t j = 0; j < k.traffic.size(); ++j) add_traffic(r.traffic, {k.schema->levels[j], k.traffic[j]});
@@ -116,7 +119,14 @@ void finalize(RunResult& r) {
       flops_by_peak[k.peak_flop_rate] += k.flops;
       r.peak_memory_bandwidth = std::max(r.peak_memory_bandwidth, k.peak_memory_bandwidth);
     }
-    r.breakdown.overhead += std::max(0.0, step.seconds - record_time);  // gaps between records
+    // Gaps between records: launch overhead on one device; on a system, time a device waited
+    // (for another pipeline stage or a collective's peers) is idle.
+    for (double t : record_time) (devices == 1 ? r.breakdown.overhead : r.breakdown.idle) += std::max(0.0, step.seconds - t);
+  }
+  if (devices > 1) {  // per device on average, so the parts still sum to the run's time
+    for (double* part : {&r.breakdown.compute, &r.breakdown.memory, &r.breakdown.communication, &r.breakdown.overhead,
+                         &r.breakdown.idle})
+      *part /= double(devices);
   }
   double most = -1;
   for (const auto& [peak, flops] : flops_by_peak)

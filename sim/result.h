@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/result_llm.h"
+#include "sim/result_system.h"
 
 namespace hwsim {
 
@@ -93,8 +94,11 @@ struct WorkRecord {
   std::string op_class;      // "gemm", "attention", "norm", ...
   std::string config;        // how it was lowered: "tile 128x256x64 st4 splitk1 cluster2"
   std::string dtype;         // math dtype
+  std::int32_t device = 0;   // which simulated device ran it (a system's pipeline stage; 0 on one chip)
   double start = 0, end = 0; // seconds from the start of the step (start: its launch begins)
   double launch = 0;         // of which the launch or dispatch, before any work runs
+  double hidden = 0;         // of which its device ran other records meanwhile (asynchronous
+                             // communication overlapped with compute); its breakdown leaves it out
   double flops = 0;
   double min_bytes = 0;      // each input read once, each output written once (main memory)
   std::shared_ptr<const RecordSchema> schema;  // names of `traffic` and `details` (the device's)
@@ -155,6 +159,7 @@ struct RunResult {
   bool above_tdp = false;    // average power over the limit: a real chip would lower its clock,
                              // which the model does not simulate
   LlmMetrics llm;            // language-model metrics (llm.present false for other workloads)
+  SystemMetrics system;      // runs on a system of devices (system.present false on one chip)
 
   double bytes_at(std::string_view level) const;   // run traffic at a level, 0 when not listed
   double detail(std::string_view key) const;

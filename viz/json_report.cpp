@@ -1,5 +1,7 @@
 #include "viz/json_report.h"
 
+#include "viz/system_report.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -161,16 +163,23 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
 }
 }  // namespace
 
-nlohmann::json run_document(const Config& config, const Workload& workload, const RunResult& r) {
+nlohmann::json run_document(const Config& config, const Workload& workload, const RunResult& r,
+                            const Config* system) {
   nlohmann::json result = result_json(r);
   if (nlohmann::json llm = llm_json(workload, r); !llm.is_null()) result["llm"] = std::move(llm);
-  return {{"hwsim", HWSIM_VERSION},
+  if (nlohmann::json sys = system_json(r); !sys.is_null()) result["system"] = std::move(sys);
+  if (nlohmann::json coll = collective_json(r); !coll.is_null()) result["collective"] = std::move(coll);
+  nlohmann::json doc = {{"hwsim", HWSIM_VERSION},
           {"chip", {{"name", config.text("name")}, {"file", config.chip_path()}}},
           {"workload", {{"spec", workload.spec}, {"kind", workload.kind}}},
           {"level", r.level},
           {"device", {{"kind", r.device_kind}, {"unit", r.unit}, {"memory_levels", r.memory_levels}}},
           {"config", nlohmann::json::parse(config.resolved_json())},
           {"result", result}};
+  if (system)
+    doc["system"] = {{"name", system->text("name")}, {"file", system->chip_path()},
+                     {"config", nlohmann::json::parse(system->resolved_json())}};
+  return doc;
 }
 
 }  // namespace hwsim

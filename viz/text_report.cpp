@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "sim/units.h"
+#include "viz/system_report.h"
 
 namespace hwsim {
 
@@ -120,6 +121,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
                                                       format_quantity(r.tdp, Dimension::power))
                                         : std::string()));
   print_breakdown(out, r, row);
+  print_system_section(out, r);
   if (!workload.llm) print_records(out, r);
   print_llm_section(out, workload, r, r.unit);
   if (workload.llm)

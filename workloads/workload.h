@@ -43,6 +43,26 @@ struct LlmFacts {
   double total_bytes() const { return weight_bytes + kv_bytes + activation_bytes; }
 };
 
+// How a workload spreads over devices (Megatron-style): tp ranks split each layer, pp stages hold
+// contiguous layers (`microbatches` flow through them), ep ranks hold a share of the MoE experts,
+// dp replicas each hold the whole (sharded) model. Ranks are numbered tp fastest, then ep, dp, pp:
+// rank = tp_i + tp·(ep_i + ep·(dp_i + dp·pp_i)), so a tensor-parallel group sits on neighbouring
+// devices (one node).
+struct Parallelism {
+  std::int64_t tp = 1, pp = 1, ep = 1, dp = 1;
+  std::int64_t microbatches = 1;
+  std::int64_t ranks() const { return tp * pp * ep * dp; }
+  bool single() const { return ranks() == 1; }
+};
+
+// What one device holds in memory, by the frontend's shapes (a language model's sharded weights,
+// KV cache, activations, gradients and optimizer state). The runner checks it against each
+// device's main memory.
+struct DeviceFootprint {
+  double weights = 0, kv_cache = 0, activations = 0, gradients = 0, optimizer = 0;
+  double total() const { return weights + kv_cache + activations + gradients + optimizer; }
+};
+
 struct Workload {
   std::string kind;          // registered name that built it ("gemm")
   std::string spec;          // the spec text as given
@@ -51,6 +71,10 @@ struct Workload {
   // The frontend pass the workload asks for (workloads/passes: "eager", "fused", "xla"); empty:
   // the device's default.
   std::string framework;
+  // Several devices: the layout, and per pipeline stage what each of its devices holds (empty: the
+  // single-device checks apply). Ops carry their stage (Op::stage) and collectives their axis.
+  Parallelism parallel;
+  std::vector<DeviceFootprint> stage_footprint;
 };
 
 using WorkloadBuilder = std::function<Workload(const WorkloadSpec&)>;

@@ -8,6 +8,7 @@ namespace hwsim {
 
 struct RunOptions {
   std::string chip;
+  std::string system;                  // --system: a system of chips instead of one chip
   std::string workload;
   std::vector<std::string> overrides;  // --set KEY=VALUE
   std::string json_path;               // --json FILE ("" = none)
@@ -19,6 +20,7 @@ int run_command(const RunOptions& options);
 struct ValidateOptions {
   std::string file;
   std::string chip;
+  std::string system;                  // --system: validate records of several devices (collectives)
   std::vector<std::string> overrides;
   std::string csv_path;
   std::string kind;
@@ -38,7 +40,7 @@ struct KernelOptions {
 };
 int kernel_command(const RunOptions& run, const KernelOptions& kernel);
 
-// what: params | chips | workloads | models
+// what: params | chips | systems | workloads | models
 // `kind` (params only): list just the keys a chip of that device kind takes; empty: every key,
 // with the kinds it belongs to.
 int list_command(const std::string& what, const std::string& kind = "");

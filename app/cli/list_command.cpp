@@ -42,6 +42,11 @@ int list_command(const std::string& what, const std::string& kind) {
       Config c = load_config(name, {});
       fmt::print("{:<10} {:<9} {}\n", name, c.kind(), c.text("description"));
     }
+  } else if (what == "systems") {
+    for (const auto& name : shipped_systems()) {
+      Config c = load_system_config(name, {});
+      fmt::print("{:<16} {:<10} {}\n", name, c.text("system.chip"), c.text("description"));
+    }
   } else if (what == "workloads") {
     for (const auto& [name, entry] : WorkloadCatalog::entries()) fmt::print("{:<18} {}\n", name, entry.description);
   } else if (what == "models") {
@@ -52,7 +57,7 @@ int list_command(const std::string& what, const std::string& kind) {
   } else if (what == "kinds") {
     for (const auto& [kind_name, adapter] : MeasurementKinds::adapters()) fmt::print("{}\n", kind_name);
   } else {
-    std::vector<std::string> valid = {"params", "chips", "workloads", "models", "kinds", "frameworks"};
+    std::vector<std::string> valid = {"params", "chips", "systems", "workloads", "models", "kinds", "frameworks"};
     usage_error(fmt::format("list: unknown '{}'{}; valid: {}", what, did_you_mean(what, valid), join(valid)));
   }
   return 0;

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   KernelOptions kernel;
   auto add_run_options = [&](CLI::App* target) {
     target->add_option("--chip", run.chip, "chip file or shipped chip name (configs/NAME.toml)");
+    target->add_option("--system", run.system,
+                       "system file or shipped system name (configs/systems/NAME.toml): chips joined by links");
     target->add_option("--workload,-w", run.workload, "workload spec, e.g. gemm:M=4096,N=4096,K=4096,dtype=bf16");
     target->add_option("--set", run.overrides, "override a config key: KEY=VALUE (repeatable)")->take_all();
     target->add_option("--json", run.json_path, "write the result document to FILE");
@@ -35,16 +37,19 @@ int main(int argc, char** argv) {
   ValidateOptions validate;
   CLI::App* validate_cmd = app.add_subcommand("validate", "compare predictions with a measurement file (.jsonl)");
   validate_cmd->add_option("file", validate.file, "measurements, one JSON record per line")->required();
-  validate_cmd->add_option("--chip", validate.chip, "chip file or name")->required();
+  auto* validate_chip = validate_cmd->add_option("--chip", validate.chip, "chip file or name");
+  auto* validate_system = validate_cmd->add_option("--system", validate.system,
+                                                   "system file or name: validate records of several devices (collectives)");
+  validate_chip->excludes(validate_system);
   validate_cmd->add_option("--set", validate.overrides, "override a config key: KEY=VALUE")->take_all();
   validate_cmd->add_option("--csv", validate.csv_path, "write one row per record to FILE");
   validate_cmd->add_option("--kind", validate.kind, "only records of this kind");
   validate_cmd->add_option("--max-mape", validate.max_mape, "exit 6 if any kind's MAPE (percent) exceeds this");
 
   std::string list_what, list_kind;
-  CLI::App* list_cmd = app.add_subcommand("list", "list params [KIND] | chips | workloads | models | kinds | frameworks");
-  list_cmd->add_option("what", list_what, "params, chips, workloads, models, kinds or frameworks")->required();
-  list_cmd->add_option("kind", list_kind, "with params: only the keys a chip of this device kind takes (gpu, systolic)");
+  CLI::App* list_cmd = app.add_subcommand("list", "list params [KIND] | chips | systems | workloads | models | kinds | frameworks");
+  list_cmd->add_option("what", list_what, "params, chips, systems, workloads, models, kinds or frameworks")->required();
+  list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, system)");
   app.require_subcommand(0, 1);
 
   try {
@@ -61,9 +66,16 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*validate_cmd) return validate_command(validate);
+    if (*validate_cmd) {
+      if (validate.chip.empty() && validate.system.empty()) usage_error("validate: give --chip FILE or --system FILE");
+      return validate_command(validate);
+    }
     if (*list_cmd) return list_command(list_what, list_kind);
-    if (run.chip.empty()) usage_error("missing --chip FILE (e.g. --chip configs/h100.toml)");
+    if (!run.system.empty() && !run.chip.empty())
+      usage_error("--chip and --system: give one (a system names its chip; --set KEY=VALUE changes chip keys too)");
+    if (!run.system.empty() && !kernel.kernel.empty()) usage_error("--kernel runs on one chip: give --chip, not --system");
+    if (run.chip.empty() && run.system.empty())
+      usage_error("missing --chip FILE or --system FILE (e.g. --chip configs/h100.toml, --system h200x2)");
     if (!kernel.kernel.empty()) return kernel_command(run, kernel);
     if (run.workload.empty()) usage_error("missing --workload SPEC (e.g. --workload gemm:M=4096,N=4096,K=4096,dtype=bf16)");
     run.trace_path = kernel.trace_path;

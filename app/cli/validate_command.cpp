@@ -12,7 +12,7 @@ namespace hwsim {
 
 int validate_command(const ValidateOptions& options) {
   auto records = read_measurements(options.file);
-  ValidationReport report = validate(records, ValidationOptions{options.chip, options.overrides, options.kind});
+  ValidationReport report = validate(records, ValidationOptions{options.chip, options.system, options.overrides, options.kind});
   if (!options.kind.empty() && report.rows.empty())
     usage_error(fmt::format("validate: no record of kind '{}' that the simulator models in {}", options.kind,
                             options.file));
@@ -21,7 +21,7 @@ int validate_command(const ValidateOptions& options) {
     write_validation_csv(csv, report);
     write_file_atomically(options.csv_path, csv.str());
   }
-  print_validation_report(std::cout, report, options.file, options.chip);
+  print_validation_report(std::cout, report, options.file, options.system.empty() ? options.chip : options.system);
   if (options.max_mape > 0) {
     for (const auto& k : report.kinds) {
       if (k.mape > options.max_mape) {

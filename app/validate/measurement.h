@@ -34,6 +34,9 @@ struct PredictionPlan {
   // The device kind the plan needs (a kernel program needs a "gpu"); empty: any kind. Records of a
   // plan the chip's kind cannot run are skipped and counted, not failed.
   std::string device_kind;
+  // true: the record is of several devices (a collective) and runs on the validate run's --system;
+  // such records are skipped on a --chip run, and single-device records on a --system run.
+  bool needs_system = false;
 };
 
 using MeasurementAdapter = std::function<std::optional<PredictionPlan>(const Measurement&)>;

@@ -8,6 +8,7 @@
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
 #include "app/simulate.h"
+#include "app/system_simulate.h"
 #include "viz/json_report.h"
 #include "workloads/workload.h"
 
@@ -22,27 +23,54 @@ double median(std::vector<double> v) {
 }
 }  // namespace
 
+namespace {
+// On a system run, --set KEY=VALUE goes to the system when KEY is a system key, else to its chip.
+void split_overrides(const std::vector<std::string>& all, std::vector<std::string>& system, std::vector<std::string>& chip) {
+  for (const auto& o : all) (is_system_key(o.substr(0, o.find('='))) ? system : chip).push_back(o);
+}
+
+std::string run_plan(const PredictionPlan& plan, const ValidationOptions& options) {
+  if (plan.simulate) return plan.simulate(options.chip, options.overrides);
+  Workload workload = WorkloadCatalog::build(plan.workload);
+  if (!options.system.empty()) {
+    std::vector<std::string> system_sets, chip_sets;
+    split_overrides(options.overrides, system_sets, chip_sets);
+    Config system = load_system_config(options.system, system_sets);
+    Config config = load_config(system.text("system.chip"), chip_sets);
+    RunResult result = simulate_system(system, config, workload);
+    return run_document(config, workload, result, &system).dump();
+  }
+  Config config = load_config(options.chip, options.overrides);
+  RunResult result = simulate(config, workload);
+  return run_document(config, workload, result).dump();
+}
+
+// The device kind of the validate run's chip (a bad chip or system fails once, up front).
+std::string chip_kind(const ValidationOptions& options) {
+  if (options.system.empty()) return load_config(options.chip, options.overrides).kind();
+  std::vector<std::string> system_sets, chip_sets;
+  split_overrides(options.overrides, system_sets, chip_sets);
+  Config system = load_system_config(options.system, system_sets);
+  return load_config(system.text("system.chip"), chip_sets).kind();
+}
+}  // namespace
+
 ValidationReport validate(const std::vector<Measurement>& records, const ValidationOptions& options) {
-  const std::string kind = load_config(options.chip, options.overrides).kind();  // a bad chip fails once, up front
+  const std::string kind = chip_kind(options);
+  const bool on_system = !options.system.empty();
   ValidationReport report;
   for (const auto& m : records) {
     if (!options.only_kind.empty() && m.kind != options.only_kind) continue;
     auto adapter = MeasurementKinds::adapters().find(m.kind);
     std::optional<PredictionPlan> plan;
     if (adapter != MeasurementKinds::adapters().end() && m.seconds > 0) plan = adapter->second(m);
-    if (!plan || (!plan->device_kind.empty() && plan->device_kind != kind)) {
+    if (!plan || (!plan->device_kind.empty() && plan->device_kind != kind) || plan->needs_system != on_system) {
       ++report.skipped[m.kind];
       continue;
     }
     std::string text;
     try {
-      text = run_isolated([&]() {
-        if (plan->simulate) return plan->simulate(options.chip, options.overrides);
-        Config config = load_config(options.chip, options.overrides);
-        Workload workload = WorkloadCatalog::build(plan->workload);
-        RunResult result = simulate(config, workload);
-        return run_document(config, workload, result).dump();
-      });
+      text = run_isolated([&]() { return run_plan(*plan, options); });
     } catch (const UserError& e) {
       if (e.code() != ExitCode::workload) throw;
       auto& [count, reason] = report.cannot_run[m.kind];

@@ -34,6 +34,7 @@ struct ValidationReport {
 
 struct ValidationOptions {
   std::string chip;
+  std::string system;                  // --system: records of several devices run on it
   std::vector<std::string> overrides;  // --set
   std::string only_kind;               // --kind
 };

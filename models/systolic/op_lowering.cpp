@@ -1,6 +1,7 @@
 #include "models/systolic/op_lowering.h"
 
 #include <fmt/format.h>
+#include <stdexcept>
 
 #include "models/systolic/attention_lowering.h"
 #include "models/systolic/gemm_lowering.h"
@@ -31,6 +32,9 @@ std::string shape_key(const Op& op) {
       [](const AttentionOp& a) {
         return fmt::format("a{},{},{},{},{},{},{},{},{},{}", a.batch, a.heads, a.kv_heads, a.head_dim, a.q_len, a.kv_len,
                            a.causal, a.window, int(a.dtype), int(a.kv_dtype));
+      },
+      [](const CollectiveOp&) -> std::string {
+        throw std::logic_error("a collective reached a device: the system runner runs it on links");
       },
   }, op.shape);
   return key + fmt::format("|{},{},{}", op.fused.vector_flops, op.fused.extra_bytes_read, op.fused.extra_bytes_written);

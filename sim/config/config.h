@@ -45,6 +45,8 @@ class Config {
 
  private:
   friend Config load_config(const std::string&, const std::vector<std::string>&);
+  friend Config load_system_config(const std::string&, const std::vector<std::string>&);
+  friend Config load_file(Config, const std::vector<std::string>&, const std::string&, const std::vector<std::string>&);
   std::string chip_path_;
   std::string kind_;
   std::map<std::string, ParamValue> values_;
@@ -64,5 +66,14 @@ std::string find_chip_file(const std::string& chip);
 
 // Names of the chips shipped in configs/ (file stems), sorted.
 std::vector<std::string> shipped_chips();
+
+// A system file (kind = "system": chips and the links between them, models/cluster/), loaded the
+// same way: `extends`, --set overrides (system keys only), declared keys of kind "system".
+// `system` may be a path or a bare name ("h200x2" → configs/systems/h200x2.toml).
+Config load_system_config(const std::string& system, const std::vector<std::string>& overrides);
+std::string find_system_file(const std::string& system);
+std::vector<std::string> shipped_systems();
+// Is `key` a parameter of system files (else, on a system run, a --set goes to its chips)?
+bool is_system_key(const std::string& key);
 
 }  // namespace hwsim

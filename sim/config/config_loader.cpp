@@ -252,65 +252,93 @@ const ParamDecl& declared_or_fail(const std::string& key, const std::string& kin
                            did_you_mean(key, catalog.keys_for(kind))));
 }
 
-// The chip's device kind: `kind` from the merged files (or --set), else the declared default; it
-// must name a registered device kind.
-std::string chip_kind(const toml::table& merged, const std::vector<std::string>& overrides,
-                      const std::string& chip_path) {
-  std::string kind = "gpu", at = chip_path;
+// The file's kind: `kind` from the merged files (or --set), else `fallback`; it must be one of
+// `allowed` (the registered device kinds for a chip file, "system" for a system file).
+std::string file_kind(const toml::table& merged, const std::vector<std::string>& overrides, const std::string& path,
+                      const std::string& fallback, const std::vector<std::string>& allowed) {
+  std::string kind = fallback, at = path;
   if (const auto* node = merged.get("kind")) {
     auto text = node->value<std::string>();
-    at = where(*node, chip_path);
-    if (!text) config_error(fmt::format("{}: kind: expected a string (one of: {})", at, join(device_kinds())));
+    at = where(*node, path);
+    if (!text) config_error(fmt::format("{}: kind: expected a string (one of: {})", at, join(allowed)));
     kind = *text;
   }
   for (const auto& assignment : overrides)
     if (assignment.rfind("kind=", 0) == 0) kind = assignment.substr(5), at = "--set";
-  auto kinds = device_kinds();
-  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-    config_error(fmt::format("{}: kind: '{}' is not a device kind; known: {}{}", at, kind, join(kinds),
-                             did_you_mean(kind, kinds)));
+  if (std::find(allowed.begin(), allowed.end(), kind) == allowed.end())
+    config_error(fmt::format("{}: kind: '{}' is not {}; known: {}{}", at, kind,
+                             fallback == "system" ? "a system (a system file has kind = \"system\")" : "a device kind",
+                             join(allowed), did_you_mean(kind, allowed)));
   return kind;
 }
 
-}  // namespace
-
-std::vector<std::string> shipped_chips() {
+std::vector<std::string> toml_stems(const fs::path& dir) {
   std::vector<std::string> names;
-  fs::path dir = fs::path(HWSIM_SOURCE_DIR) / "configs";
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+  for (const auto& entry : fs::directory_iterator(dir, ec))
     if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
-  }
   std::sort(names.begin(), names.end());
   return names;
 }
 
-std::string find_chip_file(const std::string& chip) {
-  if (fs::is_regular_file(chip)) return chip;
-  if (chip.find('/') == std::string::npos) {
-    // A bare name ("tpu_v5e", or "tpu_v5e.toml") is a shipped chip in configs/.
-    std::string file = chip.size() > 5 && chip.ends_with(".toml") ? chip : chip + ".toml";
-    for (const fs::path& dir : {fs::path("configs"), fs::path(HWSIM_SOURCE_DIR) / "configs"}) {
+// A bare name ("h100", "h200x2.toml") is a shipped file in `subdir` (of the working directory, then
+// of the source tree); anything else is a path.
+std::string find_shipped(const std::string& name, const std::string& subdir, const std::string& what,
+                         const std::vector<std::string>& shipped) {
+  if (fs::is_regular_file(name)) return name;
+  if (name.find('/') == std::string::npos) {
+    std::string file = name.size() > 5 && name.ends_with(".toml") ? name : name + ".toml";
+    for (const fs::path& dir : {fs::path(subdir), fs::path(HWSIM_SOURCE_DIR) / subdir}) {
       fs::path candidate = dir / file;
       if (fs::is_regular_file(candidate)) return candidate.string();
     }
-    std::string name = file.substr(0, file.size() - 5);
-    config_error(fmt::format("--chip {}: unknown chip; shipped chips: {}{}", chip, join(shipped_chips()),
-                             did_you_mean(name, shipped_chips())));
+    std::string stem = file.substr(0, file.size() - 5);
+    config_error(fmt::format("--{} {}: unknown {}; shipped {}s: {}{}", what, name, what, what, join(shipped),
+                             did_you_mean(stem, shipped)));
   }
-  config_error(fmt::format("{}: no such chip file", chip));
+  config_error(fmt::format("{}: no such {} file", name, what));
 }
+
+}  // namespace
+
+std::vector<std::string> shipped_chips() { return toml_stems(fs::path(HWSIM_SOURCE_DIR) / "configs"); }
+std::vector<std::string> shipped_systems() { return toml_stems(fs::path(HWSIM_SOURCE_DIR) / "configs" / "systems"); }
+
+std::string find_chip_file(const std::string& chip) { return find_shipped(chip, "configs", "chip", shipped_chips()); }
+std::string find_system_file(const std::string& system) {
+  return find_shipped(system, "configs/systems", "system", shipped_systems());
+}
+
+Config load_file(Config config, const std::vector<std::string>& overrides, const std::string& fallback_kind,
+                 const std::vector<std::string>& allowed_kinds);
 
 Config load_config(const std::string& chip, const std::vector<std::string>& overrides) {
   Config config;
   config.chip_path_ = find_chip_file(chip);
+  return load_file(std::move(config), overrides, "gpu", device_kinds());
+}
+
+Config load_system_config(const std::string& system, const std::vector<std::string>& overrides) {
+  Config config;
+  config.chip_path_ = find_system_file(system);
+  return load_file(std::move(config), overrides, "system", {"system"});
+}
+
+bool is_system_key(const std::string& key) {
+  const ParamDecl* d = ParamCatalog::instance().find(key);
+  return d && !d->kinds.empty() && applies_to(*d, "system");
+}
+
+// The loader behind load_config and load_system_config: `config` holds the resolved file path.
+Config load_file(Config config, const std::vector<std::string>& overrides, const std::string& fallback_kind,
+                 const std::vector<std::string>& allowed_kinds) {
   std::vector<std::string> stack;
   toml::table merged = load_with_extends(config.chip_path_, stack);
 
   // Values from the files.
   std::vector<std::pair<std::string, const toml::node*>> leaves;
   collect_leaves(merged, "", leaves);
-  config.kind_ = chip_kind(merged, overrides, config.chip_path_);
+  config.kind_ = file_kind(merged, overrides, config.chip_path_, fallback_kind, allowed_kinds);
   for (const auto& [key, node] : leaves) {
     std::string at = where(*node, config.chip_path_);
     const ParamDecl& d = declared_or_fail(key, config.kind_, at);

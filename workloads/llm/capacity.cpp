@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "sim/units.h"
+#include "workloads/llm/parallel_layout.h"
 
 namespace hwsim {
 
@@ -50,6 +51,31 @@ std::string fit_advice(const Workload& w, double capacity) {
   std::string context_text = context > 0 ? fmt::format("largest context at batch {}: {} positions", f.batch, context)
                                          : fmt::format("no context fits at batch {}", f.batch);
   return fmt::format("{}: does not fit; {}; {}", head, batch_text, context_text);
+}
+
+std::string stage_fit_advice(const Workload& w, std::size_t stage, double capacity) {
+  if (stage >= w.stage_footprint.size()) return "";
+  const DeviceFootprint& f = w.stage_footprint[stage];
+  const Parallelism& p = w.parallel;
+  std::string who = w.llm ? fmt::format("{} {} batch {}, {} positions per sequence, ", w.llm->model, w.llm->phase,
+                                        w.llm->batch, w.llm->context)
+                          : std::string();
+  std::string head = fmt::format("{}{}: stage {} of {} needs {} per device (weights {}, KV cache {}, activations {}), {} "
+                                 "available",
+                                 who, layout_text(p), stage, w.stage_footprint.size(), bytes(f.total()),
+                                 bytes(f.weights), bytes(f.kv_cache), bytes(f.activations), bytes(capacity));
+  if (f.total() <= capacity) return head + ": fits";
+  if (f.weights + f.gradients + f.optimizer >= capacity)
+    return head + ": the stage's weights alone do not fit (more tp or pp ranks, or weights=fp8/int8/int4)";
+  if (!w.llm || w.llm->batch < 1) return head + ": does not fit";
+  double per_batch = (f.kv_cache + f.activations) / double(w.llm->batch);
+  std::int64_t unit = p.dp * p.ep * p.microbatches;
+  std::int64_t largest = per_batch > 0 ? std::int64_t((capacity - f.weights - f.gradients - f.optimizer) / per_batch) : 0;
+  largest -= largest % unit;
+  if (largest < unit)
+    return fmt::format("{}: does not fit; not even batch {} (one sequence per microbatch) fits at {} positions", head,
+                       unit, w.llm->context);
+  return fmt::format("{}: does not fit; largest batch at {} positions: {}", head, w.llm->context, largest);
 }
 
 }  // namespace hwsim

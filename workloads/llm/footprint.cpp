@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "workloads/llm/parallel_layout.h"
+
 namespace hwsim {
 
 namespace {
@@ -27,7 +29,58 @@ double widest_op_elements(const ModelArchitecture& m) {
   return std::max({h + qkv, qkv + attn_out, attn_out + h, routed * (h + up), routed * (up + f), routed * (f + h)});
 }
 
+// The same, for one tensor-parallel rank (q/kv heads, attention output and ffn divided by tp).
+double widest_op_elements(const ModelArchitecture& m, std::int64_t tp) {
+  const double h = double(m.hidden), qkv = double((m.heads / tp + 2 * (m.kv_heads / tp)) * m.head_dim);
+  const double attn_out = double(m.heads / tp * m.head_dim), f = double(m.ffn / tp), routed = double(m.top_k);
+  const double up = (m.gated ? 2 : 1) * f;
+  return std::max({h + qkv, qkv + attn_out, attn_out + h, routed * (h + up), routed * (up + f), routed * (f + h)});
+}
+
+std::int64_t final_context(const LlmRun& run) {
+  return run.phase == "decode" ? run.context + 1 : run.prompt + run.output;
+}
+
 }  // namespace
+
+std::vector<DeviceFootprint> stage_footprints(const LlmRun& run) {
+  const ModelArchitecture& m = run.arch;
+  const Parallelism& p = run.parallel;
+  const double h = double(m.hidden), a = bytes_per_element(run.dtypes.act), w = bytes_per_element(run.dtypes.weights);
+  const double kv = bytes_per_element(run.dtypes.kv);
+  const std::int64_t heads = m.heads / p.tp, kv_heads = m.kv_heads / p.tp, ffn = m.ffn / p.tp;
+  const double vocab_shard = double(padded_vocab(m.vocab, p.tp) / p.tp);
+  const double norm_params = m.norm == "rmsnorm" ? h : 2 * h;
+
+  const double attn = double((heads + 2 * kv_heads) * m.head_dim) * h + double(heads * m.head_dim) * h;
+  const double ffn_weights = double(m.experts / p.ep) * (m.gated ? 3 : 2) * h * double(ffn);
+  const double router = m.is_moe() ? double(m.experts) * h : 0;
+  const double per_layer = (attn + ffn_weights + router) * w + 2 * norm_params * a;
+  double embedding = vocab_shard * h * a;
+  if (m.position == "learned") embedding += double(m.max_context) * h * a;
+  const double head = m.tied_embeddings ? (p.pp > 1 ? vocab_shard * h * a : 0) : vocab_shard * h * w;
+
+  const std::int64_t context = final_context(run);
+  const std::int64_t kept = m.window > 0 ? std::min(context, m.window) : context;
+  const double kv_per_layer = double(device_sequences(run.batch, p)) * double(kept) * 2 *
+                              double(kv_heads * m.head_dim) * kv;
+  const double mb_sequences = double(microbatch_sequences(run.batch, p));
+  const double step_tokens = double(run.phase == "decode" ? 1 : run.prompt);
+  const double live = mb_sequences * step_tokens * (h + widest_op_elements(m, p.tp)) * a;
+  const double last_tokens = mb_sequences * (h + vocab_shard * double(p.tp)) * a;
+
+  std::vector<DeviceFootprint> out;
+  std::vector<StageLayers> stages = stage_layers(m.layers, p.pp);
+  for (std::size_t s = 0; s < stages.size(); ++s) {
+    bool first = s == 0, last = s + 1 == stages.size();
+    DeviceFootprint f;
+    f.weights = double(stages[s].count) * per_layer + (first ? embedding : 0) + (last ? norm_params * a + head : 0);
+    f.kv_cache = double(stages[s].count) * kv_per_layer;
+    f.activations = live + (last ? last_tokens : 0);
+    out.push_back(f);
+  }
+  return out;
+}
 
 LlmFacts llm_facts(const LlmRun& run) {
   const ModelArchitecture& m = run.arch;
@@ -36,7 +89,7 @@ LlmFacts llm_facts(const LlmRun& run) {
   f.model = m.name;
   f.phase = run.phase;
   f.batch = run.batch;
-  f.context = run.phase == "decode" ? run.context + 1 : run.prompt + run.output;
+  f.context = final_context(run);
   f.step_tokens = run.phase == "decode" ? 1 : run.prompt;
   f.max_context = m.max_context;
   f.window = m.window;

@@ -4,6 +4,7 @@
 
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "workloads/llm/parallel_layout.h"
 #include "workloads/passes/framework_pass.h"
 #include "workloads/spec.h"
 
@@ -15,6 +16,7 @@ std::vector<std::string> llm_phase_fields(const std::string& phase) {
   if (phase == "prefill" || phase == "generate") fields.push_back("prompt");
   if (phase == "generate") fields.push_back("output");
   for (const char* d : {"weights", "act", "kv", "kernels"}) fields.push_back(d);
+  for (const auto& f : parallel_fields()) fields.push_back(f);
   return fields;
 }
 
@@ -46,6 +48,7 @@ LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase) {
   if (!run.framework.empty() && !FrameworkPasses::entries().count(run.framework))
     fail(fmt::format("kernels: '{}' is not one of {} (default: the device's){}", run.framework, join(frameworks),
                      did_you_mean(run.framework, frameworks)));
+  run.parallel = parse_parallelism(spec);
 
   std::vector<std::string> valid = llm_phase_fields(phase);
   for (const auto& f : architecture_fields()) valid.push_back(f);
@@ -57,6 +60,7 @@ LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase) {
   const char* which = phase == "decode" ? "context" : phase == "prefill" ? "prompt" : "prompt + output";
   if (longest > run.arch.max_context)
     fail(fmt::format("{}: {} tokens exceed {}'s max_context {}", which, longest, run.arch.name, run.arch.max_context));
+  check_parallelism(run.arch, run.batch, run.parallel, spec.text());
   return run;
 }
 

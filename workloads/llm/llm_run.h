@@ -4,14 +4,16 @@
 //   decode:model=M,batch=B,context=C      one step; each sequence has C tokens cached, adds one
 //   prefill:model=M,batch=B,prompt=P      one step over B·P prompt tokens (causal)
 //   generate:model=M,batch=B,prompt=P,output=N   prefill, then N decode steps
-// Common fields: weights=, act=, kv= (dtypes; int4 only for weights), kernels=eager|fused|xla, and
-// every architecture field.
+// Common fields: weights=, act=, kv= (dtypes; int4 only for weights), kernels=eager|fused|xla,
+// the parallel layout tp=, pp=, ep=, dp=, microbatches= (default 1; rules in parallel_layout.h),
+// and every architecture field.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "ops/dtype.h"
 #include "workloads/llm/architecture.h"
+#include "workloads/workload.h"
 
 namespace hwsim {
 
@@ -35,13 +37,17 @@ struct LlmRun {
   // (PyTorch eager, as measured), "fused" (a serving engine's fused kernels), "xla"; empty: the
   // device's default (eager on GPUs, xla on TPUs).
   std::string framework;
+  // How the run spreads over devices (all 1: one device, today's graphs). `batch` stays the whole
+  // run's: each device of a stage works on batch / (dp·ep) sequences (parallel_layout.h).
+  Parallelism parallel;
 };
 
 // Fields each phase takes (besides the architecture fields).
 std::vector<std::string> llm_phase_fields(const std::string& phase);
 
 // Parses `spec` for `phase`; every mistake (unknown model or field, batch 0, negative or too long
-// context, int4 activations) is a one-line UserError(workload).
+// context, int4 activations, a parallel layout the model or batch cannot take) is a one-line
+// UserError(workload).
 LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase);
 
 }  // namespace hwsim

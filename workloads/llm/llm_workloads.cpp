@@ -11,12 +11,18 @@ namespace {
 
 // Every step produces one token per sequence (the LM head's next token). Labels: "prefill",
 // "decode@KV" with KV the keys attended over (context + 1).
+// Several devices (run.parallel not all 1): each step's graph is one device per pipeline stage
+// (lower_parallel_llm_step); WorkloadStep::tokens and LlmFacts stay the whole run's (global batch,
+// every replica), Workload::parallel is the layout and Workload::stage_footprint what one device of
+// each stage holds. One device: today's graphs, stage_footprint empty.
 Workload build_llm(const LlmRun& run) {
   Workload w;
   w.steps.reserve(std::size_t(1 + run.output));  // no copies of step graphs as the list grows
+  const bool single = run.parallel.single() && run.parallel.microbatches == 1;
   auto step = [&](std::string label, std::string phase, LlmStepShape shape) {
-    w.steps.push_back(WorkloadStep{std::move(label), lower_llm_step(run.arch, run.dtypes, shape), run.batch,
-                                   std::move(phase)});
+    OpGraph graph = single ? lower_llm_step(run.arch, run.dtypes, shape)
+                           : lower_parallel_llm_step(run.arch, run.dtypes, shape, run.parallel);
+    w.steps.push_back(WorkloadStep{std::move(label), std::move(graph), run.batch, std::move(phase)});
   };
   if (run.phase == "decode") step(fmt::format("decode@{}", run.context + 1), "decode", {run.batch, 1, run.context + 1});
   if (run.phase != "decode") step("prefill", "prefill", {run.batch, run.prompt, run.prompt});
@@ -27,6 +33,8 @@ Workload build_llm(const LlmRun& run) {
   }
   w.llm = llm_facts(run);
   w.framework = run.framework;
+  w.parallel = run.parallel;
+  if (!single) w.stage_footprint = stage_footprints(run);
   return w;
 }
 
@@ -42,7 +50,8 @@ WorkloadBuilder preset_builder(std::string phase, std::map<std::string, std::str
 }
 
 const char* kCommon = "weights=, act=, kv= dtypes (bf16|fp16|fp8|int8; int4 for weights only; default bf16, kv "
-                      "defaults to act) and any architecture field (layers=, experts=, window=, ...)";
+                      "defaults to act), the parallel layout tp=, pp=, ep=, dp=, microbatches= (default 1) and any "
+                      "architecture field (layers=, experts=, window=, ...)";
 
 HWSIM_REGISTER_WORKLOAD("decode", fmt::format("one decode step: model=, batch=1, context= (tokens cached per "
                                               "sequence; attends over context+1); {}", kCommon),

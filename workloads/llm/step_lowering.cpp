@@ -1,8 +1,10 @@
 #include "workloads/llm/step_lowering.h"
 
 #include <fmt/format.h>
+#include <stdexcept>
 
 #include "workloads/llm/moe.h"
+#include "workloads/llm/parallel_layout.h"
 
 namespace hwsim {
 
@@ -13,34 +15,87 @@ namespace {
 // +1, ÷, then ·up) = 5; GELU (tanh approximation) = 8; add = 1.
 constexpr double kRmsNormFlops = 4, kLayerNormFlops = 7, kRopeFlops = 3, kSiluMulFlops = 5, kGeluFlops = 8;
 
+// Builds the ops ONE device runs. `shape` is that device's share of one microbatch (its
+// sequences); `p` the layout (all 1: the single-device graph). The per-rank sizes (heads_,
+// kv_heads_, ffn_, vocab_, experts_) equal the model's when tp = ep = 1, so the single-device
+// graph is the one this builder always produced.
 class StepBuilder {
  public:
-  StepBuilder(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape)
-      : m_(arch), d_(dtypes), s_(shape), T_(double(shape.tokens())),
-        a_(bytes_per_element(dtypes.act)) {}
+  StepBuilder(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape,
+              const Parallelism& p = {})
+      : m_(arch), d_(dtypes), s_(shape), p_(p), T_(double(shape.tokens())),
+        a_(bytes_per_element(dtypes.act)), heads_(arch.heads / p.tp), kv_heads_(arch.kv_heads / p.tp),
+        ffn_(arch.ffn / p.tp), vocab_(padded_vocab(arch.vocab, p.tp) / p.tp), experts_(arch.experts / p.ep),
+        stages_(stage_layers(arch.layers, p.pp)) {}
 
+  // Microbatch 0 entirely (every stage), then microbatch 1, ...: each stage's ops, in insertion
+  // order, are the GPipe schedule.
   OpGraph build() {
-    OpVertex x = embed();
-    for (std::int64_t i = 0; i < m_.layers; ++i) x = layer(i, x);
-    OpVertex n = norm("final_norm", s_.tokens(), x);
-    // The LM head runs on the last token of each sequence only (M = batch). Tied: it reads the
-    // token-embedding matrix, stored in the activation dtype.
-    GemmOp head = linear(s_.batch, m_.vocab, m_.hidden);
-    if (m_.tied_embeddings) head.b = d_.act;
-    add("lm_head", "gemm", head, {n});
+    for (std::int64_t mb = 0; mb < p_.microbatches; ++mb) {
+      prefix_ = p_.microbatches > 1 ? fmt::format("mb{}.", mb) : "";
+      forward();
+    }
     return std::move(g_);
   }
 
  private:
-  OpVertex add(const std::string& name, const std::string& op_class, std::variant<GemmOp, StreamOp, AttentionOp> shape,
+  void forward() {
+    stage_ = 0;
+    OpVertex x = embed();
+    // Vocabulary-parallel embedding (Megatron): each rank looks up the ids in its vocab shard,
+    // zeros the others, and the ranks sum their rows.
+    if (p_.tp > 1) x = tp_all_reduce("embed_all_reduce", T_ * hidden_bytes(), x);
+    for (std::size_t s = 0; s < stages_.size(); ++s) {
+      stage_ = int(s);
+      const StageLayers& st = stages_[s];
+      for (std::int64_t i = st.first; i < st.first + st.count; ++i) x = layer(i, x);
+      // The hidden states after the stage's last layer go to the next stage, whose first ops
+      // (attn_norm and the residual) consume them.
+      if (s + 1 < stages_.size())
+        x = collective(fmt::format("L{}.send_recv", st.first + st.count - 1), CollectiveKind::send_recv,
+                       ParallelAxis::pp, T_ * hidden_bytes(), {x});
+    }
+    OpVertex n = norm("final_norm", s_.tokens(), x);
+    // The LM head runs on the last token of each sequence only (M = batch). Tied: it reads the
+    // token-embedding matrix, stored in the activation dtype. tp > 1: each rank computes the logits
+    // of its vocab shard, then the ranks gather them (the whole padded vocabulary).
+    GemmOp head = linear(s_.batch, vocab_, m_.hidden);
+    if (m_.tied_embeddings) head.b = d_.act;
+    OpVertex logits = add("lm_head", "gemm", head, {n});
+    if (p_.tp > 1)
+      collective("logits_all_gather", CollectiveKind::all_gather, ParallelAxis::tp,
+                 double(s_.batch) * double(vocab_ * p_.tp) * a_, {logits});
+  }
+
+  OpVertex add(const std::string& name, const std::string& op_class, Op::Shape shape,
                const std::vector<OpVertex>& inputs, std::vector<OpPart> parts = {}) {
     Op op;
-    op.name = name;
+    op.name = prefix_ + name;
     op.op_class = op_class;
     op.shape = std::move(shape);
+    op.stage = stage_;
+    for (OpPart& part : parts) part.name = prefix_ + part.name;
     op.parts = std::move(parts);
     return add_op(g_, std::move(op), inputs);
   }
+
+  // A collective among the ranks along `axis` (its group size from the layout); class "collective".
+  OpVertex collective(const std::string& name, CollectiveKind kind, ParallelAxis axis, double bytes,
+                      const std::vector<OpVertex>& inputs) {
+    CollectiveOp c;
+    c.kind = kind, c.bytes = bytes, c.axis = axis, c.dtype = d_.act;
+    c.ranks = axis == ParallelAxis::tp ? p_.tp : axis == ParallelAxis::pp ? p_.pp : axis == ParallelAxis::ep ? p_.ep
+            : axis == ParallelAxis::dp ? p_.dp : p_.ranks();
+    return add(name, "collective", c, inputs);
+  }
+
+  // Sums the tp ranks' partial results (Megatron's row-parallel output, the vocab-parallel embedding).
+  OpVertex tp_all_reduce(const std::string& name, double bytes, OpVertex in) {
+    return collective(name, CollectiveKind::all_reduce, ParallelAxis::tp, bytes, {in});
+  }
+
+  // One token's hidden state in the activation dtype.
+  double hidden_bytes() const { return double(m_.hidden) * a_; }
 
   GemmOp linear(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t groups = 1) const {
     GemmOp op;
@@ -79,12 +134,14 @@ class StepBuilder {
 
   OpVertex layer(std::int64_t i, OpVertex x) {
     auto name = [&](const char* op) { return fmt::format("L{}.{}", i, op); };
-    const double H = double(m_.heads), G = double(m_.kv_heads), D = double(m_.head_dim);
+    // Per tensor-parallel rank: heads_ query and kv_heads_ KV heads (Megatron's column split of
+    // qkv_proj, row split of o_proj); norms and residuals are replicated on the full hidden size.
+    const double H = double(heads_), G = double(kv_heads_), D = double(m_.head_dim);
     const double kv = bytes_per_element(d_.kv);
 
     OpVertex n1 = norm(name("attn_norm"), s_.tokens(), x);
     OpVertex qkv = add(name("qkv_proj"), "gemm",
-                       linear(s_.tokens(), (m_.heads + 2 * m_.kv_heads) * m_.head_dim, m_.hidden), {n1});
+                       linear(s_.tokens(), (heads_ + 2 * kv_heads_) * m_.head_dim, m_.hidden), {n1});
     OpVertex q_and_k = qkv;
     if (m_.position == "rope") {
       // Rotates q and k in place of a copy: reads them and the cos/sin tables ([T, head_dim] each).
@@ -104,11 +161,13 @@ class StepBuilder {
                           std::move(copies));
 
     AttentionOp attn;
-    attn.batch = s_.batch, attn.heads = m_.heads, attn.kv_heads = m_.kv_heads, attn.head_dim = m_.head_dim;
+    attn.batch = s_.batch, attn.heads = heads_, attn.kv_heads = kv_heads_, attn.head_dim = m_.head_dim;
     attn.q_len = s_.q_len, attn.kv_len = s_.kv_len, attn.causal = true, attn.window = m_.window;
     attn.dtype = d_.act, attn.kv_dtype = d_.kv;
     OpVertex at = add(name("attention"), "attention", attn, {q_and_k, append});
-    OpVertex o = add(name("o_proj"), "gemm", linear(s_.tokens(), m_.hidden, m_.heads * m_.head_dim), {at});
+    OpVertex o = add(name("o_proj"), "gemm", linear(s_.tokens(), m_.hidden, heads_ * m_.head_dim), {at});
+    // Row-split o_proj leaves each rank a partial sum of the full hidden rows.
+    if (p_.tp > 1) o = tp_all_reduce(name("attn_all_reduce"), T_ * hidden_bytes(), o);
     OpVertex r1 = residual(name("attn_residual"), x, o);
     OpVertex n2 = norm(name("ffn_norm"), s_.tokens(), r1);
     OpVertex ffn_out = m_.is_moe() ? moe_ffn(i, n2) : dense_ffn(i, n2);
@@ -135,9 +194,10 @@ class StepBuilder {
     return parts;
   }
 
-  // The activation between the up and down projections, over `rows` token rows.
+  // The activation between the up and down projections, over `rows` token rows (ffn_ wide: the
+  // rank's column shard).
   OpVertex activation(const std::string& layer_prefix, std::int64_t rows, OpVertex in) {
-    double f = double(m_.ffn), r = double(rows);
+    double f = double(ffn_), r = double(rows);
     if (m_.gated) {
       // Its parts: silu(gate) then ·up, the first writing silu(gate) for the second.
       std::vector<OpPart> parts = {
@@ -154,14 +214,23 @@ class StepBuilder {
 
   OpVertex dense_ffn(std::int64_t i, OpVertex in) {
     std::string p = fmt::format("L{}.", i);
-    std::int64_t up_n = (m_.gated ? 2 : 1) * m_.ffn;
+    std::int64_t up_n = (m_.gated ? 2 : 1) * ffn_;
     OpVertex up = add(p + (m_.gated ? "gate_up" : "up_proj"), "gemm", linear(s_.tokens(), up_n, m_.hidden), {in});
     OpVertex act = activation(p, s_.tokens(), up);
-    return add(p + "down_proj", "gemm", linear(s_.tokens(), m_.hidden, m_.ffn), {act});
+    OpVertex down = add(p + "down_proj", "gemm", linear(s_.tokens(), m_.hidden, ffn_), {act});
+    if (p_.tp > 1) down = tp_all_reduce(p + "ffn_all_reduce", T_ * hidden_bytes(), down);
+    return down;
   }
 
   // Router → top-k → grouped expert GEMMs over the distinct experts the step's tokens touch
   // (moe.h); the tokens·top_k routed rows are spread evenly over those experts.
+  // ep > 1: the router and top-k are replicated (each ep rank routes its own tokens); an
+  // all_to_all dispatch sends each routed row to the rank holding its expert and an all_to_all
+  // combine brings the expert outputs back; routing is taken as evenly balanced, so each rank's
+  // experts_ (experts / ep) local experts receive tokens·top_k rows, as many as it sent.
+  // tp > 1: each expert's GEMMs are split like the dense MLP, and the down projection's partial
+  // sums are all-reduced over the routed rows (tokens·top_k·hidden: the top_k rows of a token are
+  // weighted and summed later, by the residual op).
   OpVertex moe_ffn(std::int64_t i, OpVertex in) {
     std::string p = fmt::format("L{}.", i);
     double E = double(m_.experts), k = double(m_.top_k);
@@ -171,12 +240,21 @@ class StepBuilder {
     OpVertex topk = topk_ = add(p + "topk", "reduction", stream(T_ * E * a_, T_ * k * (a_ + 4), 4 * T_ * E, s_.tokens()),
                         {router});
     std::int64_t routed = s_.tokens() * m_.top_k;
-    std::int64_t groups = expected_distinct_experts(m_.experts, routed);
+    const double routed_bytes = double(routed) * hidden_bytes();
+    std::vector<OpVertex> expert_inputs = {in, topk};
+    if (p_.ep > 1)
+      expert_inputs = {
+          collective(p + "ep_dispatch", CollectiveKind::all_to_all, ParallelAxis::ep, routed_bytes, {in, topk})};
+    std::int64_t groups = expected_distinct_experts(experts_, routed);
     std::int64_t rows_per_expert = (routed + groups - 1) / groups;
     OpVertex up = add(p + "expert_gate_up", "gemm",
-                      linear(rows_per_expert, (m_.gated ? 2 : 1) * m_.ffn, m_.hidden, groups), {in, topk});
+                      linear(rows_per_expert, (m_.gated ? 2 : 1) * ffn_, m_.hidden, groups), expert_inputs);
     OpVertex act = activation(p, routed, up);
-    return add(p + "expert_down", "gemm", linear(rows_per_expert, m_.hidden, m_.ffn, groups), {act});
+    OpVertex down = add(p + "expert_down", "gemm", linear(rows_per_expert, m_.hidden, ffn_, groups), {act});
+    if (p_.tp > 1) down = tp_all_reduce(p + "ffn_all_reduce", routed_bytes, down);
+    if (p_.ep > 1)
+      down = collective(p + "ep_combine", CollectiveKind::all_to_all, ParallelAxis::ep, routed_bytes, {down});
+    return down;
   }
 
   // MoE residual: the top_k expert outputs weighted by their router probabilities and added to
@@ -190,7 +268,12 @@ class StepBuilder {
   const ModelArchitecture& m_;
   LlmDtypes d_;
   LlmStepShape s_;
+  Parallelism p_;
   double T_, a_;
+  std::int64_t heads_, kv_heads_, ffn_, vocab_, experts_;  // per rank
+  std::vector<StageLayers> stages_;
+  std::string prefix_;  // "mb1." with microbatches, else ""
+  int stage_ = 0;       // the pipeline stage of the ops being added
   OpGraph g_;
   OpVertex topk_ = 0;  // the current layer's router top-k (its weights feed the MoE residual)
 };
@@ -199,6 +282,19 @@ class StepBuilder {
 
 OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape) {
   return StepBuilder(arch, dtypes, shape).build();
+}
+
+OpGraph lower_parallel_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape,
+                                const Parallelism& p) {
+  if (p.single() && p.microbatches == 1) return lower_llm_step(arch, dtypes, shape);
+  bool ok = arch.heads % p.tp == 0 && arch.kv_heads % p.tp == 0 && arch.ffn % p.tp == 0 && arch.experts % p.ep == 0 &&
+            p.pp <= arch.layers && shape.batch % (p.dp * p.ep * p.microbatches) == 0;
+  if (!ok)
+    throw std::logic_error(fmt::format("lower_parallel_llm_step: {} does not fit {} at batch {} (check_parallelism "
+                                       "first)", layout_text(p), arch.name, shape.batch));
+  LlmStepShape local = shape;
+  local.batch = microbatch_sequences(shape.batch, p);
+  return StepBuilder(arch, dtypes, local, p).build();
 }
 
 }  // namespace hwsim

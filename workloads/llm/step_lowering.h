@@ -24,6 +24,7 @@
 
 #include "workloads/llm/architecture.h"
 #include "workloads/llm/llm_run.h"
+#include "workloads/workload.h"
 #include "ops/op_graph.h"
 
 namespace hwsim {
@@ -37,6 +38,34 @@ struct LlmStepShape {
   std::int64_t tokens() const { return batch * q_len; }
 };
 
+// One device, the whole model: today's graph (every op on stage 0, no collectives).
 OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape);
+
+// Several devices (Megatron-style; the layout checked by check_parallelism, parallel_layout.h).
+// `shape` is the whole run's step (the global batch); the graph holds the ops of ONE device of
+// each pipeline stage (Op::stage), every shape per device, and the collectives between them:
+// - ep, dp: the device works on batch / (dp·ep) sequences (ep ranks are data-parallel outside the
+//   experts), split into `microbatches` of equal size. dp replicas never communicate.
+// - tp (Megatron): qkv_proj and gate_up column-split (n / tp), o_proj and down_proj row-split
+//   (k / tp), attention, RoPE and the KV append on heads / tp and kv_heads / tp, the activation on
+//   ffn / tp; norms, residuals, router and top-k replicated on the full hidden size. After o_proj
+//   "L<i>.attn_all_reduce" and after down_proj (MoE: expert_down) "L<i>.ffn_all_reduce";
+//   vocabulary-parallel embedding then "embed_all_reduce"; the LM head on vocab / tp (vocab padded
+//   to a multiple of tp), then "logits_all_gather" (batch · padded vocab · act bytes).
+//   all_reduce bytes: tokens · hidden · act bytes (MoE: tokens · top_k · hidden).
+// - ep (MoE): each rank holds experts / ep experts; "L<i>.ep_dispatch" (all_to_all after top-k)
+//   and "L<i>.ep_combine" (all_to_all after the expert GEMMs), each tokens · top_k · hidden · act
+//   bytes (the buffer each rank sends); the expert GEMMs on the tokens · top_k rows routed to the
+//   rank (evenly balanced) over its local experts.
+// - pp: stage s runs the layers of stage_layers(layers, pp)[s]; the embedding is on stage 0, the
+//   final norm, LM head (and logits gather) on the last stage. "L<j>.send_recv" (axis pp, on the
+//   sending stage, j its last layer) carries tokens · hidden · act bytes of the microbatch; the next
+//   stage's first ops (attn_norm and attn_residual) take it as input.
+// - microbatches > 1: each microbatch is its own copy of the forward pass, names prefixed "mb<k>.";
+//   microbatch 0 entirely, then 1, ..., so each stage's ops in execution order are GPipe's order.
+// Collectives have op_class "collective", dtype = act, ranks = the layout's size on their axis.
+// With every size 1 this is lower_llm_step.
+OpGraph lower_parallel_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape,
+                                const Parallelism& p);
 
 }  // namespace hwsim

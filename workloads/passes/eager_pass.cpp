@@ -18,6 +18,7 @@ OpVertex add_parts(OpGraph& out, const Op& op, const std::vector<OpVertex>& inpu
     std::vector<OpVertex> from;
     for (int i : part.inputs) from.push_back(i >= 0 ? made.at(std::size_t(i)) : inputs.at(std::size_t(-i - 1)));
     Op piece(part.name, op.op_class, part.shape);
+    piece.stage = op.stage;
     made.push_back(add_op(out, std::move(piece), from));
   }
   return made.back();

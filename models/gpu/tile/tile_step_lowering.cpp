@@ -1,6 +1,7 @@
 #include "models/gpu/tile/tile_step_lowering.h"
 
 #include <fmt/format.h>
+#include <stdexcept>
 
 #include "models/gpu/tile/attention_lowering.h"
 #include "models/gpu/tile/gemm_lowering.h"
@@ -48,6 +49,8 @@ std::vector<Kernel> lower_tile_step(const StepProgram& step, const GpuChip& chip
         workload_error(fmt::format("{}: {} attention math is not supported by {}", op.name, dtype_name(at->dtype),
                                    chip.name));
       for (auto& k : lower_attention(*at, op.name, chip, object_base, ids)) kernels.push_back(std::move(k));
+    } else {
+      throw std::logic_error(op.name + ": a collective reached a device: the system runner runs it on links");
     }
     object_base += std::int64_t(1) << 40;
   }

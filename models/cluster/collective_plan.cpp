@@ -1,0 +1,295 @@
+#include "models/cluster/collective_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <unordered_map>
+
+#include "models/cluster/fabric.h"
+#include "sim/did_you_mean.h"
+#include "sim/error.h"
+
+namespace hwsim {
+
+std::string_view protocol_name(Protocol p) {
+  constexpr std::string_view names[] = {"LL", "LL128", "Simple"};
+  return names[int(p)];
+}
+
+namespace {
+
+using Fill = std::function<void(std::int64_t, std::vector<Transfer>&)>;
+
+// A plan in phases of identical rounds (a ring is one phase; hierarchical three), so the
+// estimate costs one sample round per phase.
+struct Phase {
+  std::int64_t rounds = 0;
+  std::int64_t first = 0;  // index of its first round
+};
+
+struct Draft {
+  std::string algorithm;
+  std::int64_t steps = 1;
+  std::vector<Phase> phases;
+  Fill fill;
+};
+
+std::int64_t group_size(const RankGroups& g) { return std::int64_t(g.front().size()); }
+
+void ring_round(const RankGroups& groups, double bytes, std::vector<Transfer>& out) {
+  for (const auto& g : groups)
+    for (std::size_t i = 0; i < g.size(); ++i) out.push_back({g[i], g[(i + 1) % g.size()], bytes});
+}
+
+Draft ring(const CollectiveOp& op, const RankGroups& groups) {
+  std::int64_t n = group_size(groups);
+  double chunk = op.bytes / double(n);
+  if (op.kind == CollectiveKind::broadcast)
+    return {"ring", n - 1, {{1, 0}}, [&groups, b = op.bytes](std::int64_t, std::vector<Transfer>& out) {
+              for (const auto& g : groups)
+                for (std::size_t i = 0; i + 1 < g.size(); ++i) out.push_back({g[i], g[i + 1], b});
+            }};
+  std::int64_t rounds = op.kind == CollectiveKind::all_reduce ? 2 * (n - 1) : n - 1;
+  return {"ring", 1, {{rounds, 0}}, [&groups, chunk](std::int64_t, std::vector<Transfer>& out) {
+            ring_round(groups, chunk, out);
+          }};
+}
+
+// NCCL's double binary tree: two complementary trees, each carrying half the data up (reduce)
+// and down (broadcast), pipelined: every tree edge busy in both directions at once.
+Draft tree(const CollectiveOp& op, const RankGroups& groups) {
+  std::int64_t n = group_size(groups);
+  std::int64_t depth = std::int64_t(std::ceil(std::log2(double(n))));
+  return {"tree", 2 * depth, {{1, 0}}, [&groups, half = op.bytes / 2](std::int64_t, std::vector<Transfer>& out) {
+            for (const auto& g : groups) {
+              std::size_t m = g.size();
+              for (std::size_t i = 1; i < m; ++i) {
+                std::size_t p = (i - 1) / 2;
+                out.push_back({g[i], g[p], half});
+                out.push_back({g[p], g[i], half});
+                out.push_back({g[m - 1 - i], g[m - 1 - p], half});
+                out.push_back({g[m - 1 - p], g[m - 1 - i], half});
+              }
+            }
+          }};
+}
+
+// Every rank to every other at once: all_reduce as a reduce-scatter then an all-gather exchange.
+Draft direct(const CollectiveOp& op, const RankGroups& groups) {
+  std::int64_t n = group_size(groups);
+  bool bcast = op.kind == CollectiveKind::broadcast;
+  double bytes = bcast ? op.bytes : op.bytes / double(n);
+  std::int64_t rounds = op.kind == CollectiveKind::all_reduce ? 2 : 1;
+  return {"direct", 1, {{rounds, 0}}, [&groups, bytes, bcast](std::int64_t, std::vector<Transfer>& out) {
+            for (const auto& g : groups)
+              for (std::size_t i = 0; i < g.size(); ++i)
+                for (std::size_t j = 0; j < g.size(); ++j)
+                  if (i != j && (!bcast || i == 0)) out.push_back({g[i], g[j], bytes});
+          }};
+}
+
+Draft p2p(const CollectiveOp& op, const RankGroups& groups) {
+  return {"p2p", 1, {{1, 0}}, [&groups, b = op.bytes](std::int64_t, std::vector<Transfer>& out) {
+            for (const auto& g : groups) out.push_back({g[0], g[1], b});
+          }};
+}
+
+// Ranks of a group per node, node-major (hierarchical needs the same count on every node).
+std::vector<std::vector<std::int64_t>> by_node(const std::vector<std::int64_t>& g, std::int64_t per_node) {
+  std::vector<std::vector<std::int64_t>> nodes;
+  for (std::int64_t d : g) {
+    if (nodes.empty() || nodes.back().front() / per_node != d / per_node) nodes.emplace_back();
+    nodes.back().push_back(d);
+  }
+  return nodes;
+}
+
+// Reduce-scatter inside each node, all-reduce across nodes between ranks of the same local index
+// (over their rail), all-gather inside each node.
+Draft hierarchical(const CollectiveOp& op, const RankGroups& groups, const SystemSpec& s) {
+  auto nodes0 = by_node(groups.front(), s.devices_per_node);
+  std::int64_t local = std::int64_t(nodes0.front().size()), count = std::int64_t(nodes0.size());
+  double piece = op.bytes / double(local);
+  std::int64_t intra = local - 1, inter = 2 * (count - 1);
+  auto fill = [&groups, &s, local, count, piece, intra, inter](std::int64_t r, std::vector<Transfer>& out) {
+    for (const auto& g : groups) {
+      auto nodes = by_node(g, s.devices_per_node);
+      if (r < intra || r >= intra + inter) {
+        for (const auto& node : nodes)
+          for (std::int64_t i = 0; i < local; ++i) out.push_back({node[std::size_t(i)], node[std::size_t((i + 1) % local)], piece});
+      } else {
+        for (std::int64_t i = 0; i < local; ++i)
+          for (std::int64_t k = 0; k < count; ++k)
+            out.push_back({nodes[std::size_t(k)][std::size_t(i)], nodes[std::size_t((k + 1) % count)][std::size_t(i)],
+                           piece / double(count)});
+      }
+    }
+  };
+  std::vector<Phase> phases;
+  if (intra > 0) phases.push_back({intra, 0});
+  phases.push_back({inter, intra});
+  if (intra > 0) phases.push_back({intra, intra + inter});
+  return {"hierarchical", 1, phases, fill};
+}
+
+// All-reduce on a whole torus: per dimension a bidirectional ring reduce-scatter (half the data
+// each way), the data shrinking by the dimension's length; then the all-gathers in reverse.
+Draft torus(const CollectiveOp& op, const SystemSpec& s) {
+  std::vector<std::pair<std::size_t, double>> round_dim;  // per round: dimension, bytes each way
+  double size = op.bytes;
+  for (std::size_t k = 0; k < s.torus.size(); ++k) {
+    std::int64_t n = s.torus[k];
+    if (n < 2) continue;
+    for (std::int64_t r = 0; r + 1 < n; ++r) round_dim.emplace_back(k, size / double(n) / 2);
+    size /= double(n);
+  }
+  std::size_t reduce_rounds = round_dim.size();
+  for (std::size_t i = reduce_rounds; i-- > 0;) round_dim.push_back(round_dim[i]);
+  std::vector<Phase> all;
+  for (std::size_t r = 0; r < round_dim.size(); ++r) {
+    if (r == 0 || round_dim[r] != round_dim[r - 1]) all.push_back({0, std::int64_t(r)});
+    ++all.back().rounds;
+  }
+  auto fill = [&s, round_dim](std::int64_t r, std::vector<Transfer>& out) {
+    auto [k, bytes] = round_dim[std::size_t(r)];
+    std::int64_t stride = 1;
+    for (std::size_t j = s.torus.size(); j-- > k + 1;) stride *= s.torus[j];
+    std::int64_t n = s.torus[k];
+    for (std::int64_t i = 0; i < s.devices(); ++i) {
+      std::int64_t c = (i / stride) % n;
+      std::int64_t up = i + ((c + 1) % n - c) * stride, down = i + ((c + n - 1) % n - c) * stride;
+      out.push_back({i, up, bytes});
+      out.push_back({i, down, bytes});
+    }
+  };
+  return {"torus", 1, all, fill};
+}
+
+bool spans_nodes(const RankGroups& groups, const SystemSpec& s) {
+  const auto& g = groups.front();
+  return std::any_of(g.begin(), g.end(), [&](std::int64_t d) { return d / s.devices_per_node != g.front() / s.devices_per_node; });
+}
+
+bool even_per_node(const RankGroups& groups, const SystemSpec& s) {
+  auto nodes = by_node(groups.front(), s.devices_per_node);
+  for (const auto& n : nodes) if (n.size() != nodes.front().size()) return false;
+  return nodes.size() > 1;
+}
+
+bool whole_torus(const RankGroups& groups, const SystemSpec& s) {
+  if (s.topology != ScaleUpTopology::torus || s.nodes != 1 || groups.size() != 1) return false;
+  const auto& g = groups.front();
+  if (std::int64_t(g.size()) != s.devices()) return false;
+  for (std::size_t i = 0; i < g.size(); ++i) if (g[i] != std::int64_t(i)) return false;
+  return true;
+}
+
+Draft draft(const std::string& algo, const CollectiveOp& op, const RankGroups& groups, const SystemSpec& s) {
+  if (algo == "ring") return ring(op, groups);
+  if (algo == "tree") return tree(op, groups);
+  if (algo == "direct") return direct(op, groups);
+  if (algo == "hierarchical") return hierarchical(op, groups, s);
+  if (algo == "torus") return torus(op, s);
+  return p2p(op, groups);
+}
+
+}  // namespace
+
+std::vector<std::string> collective_algorithms(const CollectiveOp& op, const RankGroups& groups,
+                                               const SystemSpec& s, const std::string& requested) {
+  std::vector<std::string> ok;
+  bool reduce = op.kind == CollectiveKind::all_reduce;
+  switch (op.kind) {
+    case CollectiveKind::send_recv: ok = {"p2p"}; break;
+    case CollectiveKind::all_to_all: ok = {"direct"}; break;
+    case CollectiveKind::broadcast: ok = {"ring", "direct"}; break;
+    default: ok = {"ring", "direct"};
+  }
+  if (reduce) ok.push_back("tree");
+  if (reduce && spans_nodes(groups, s) && even_per_node(groups, s)) ok.push_back("hierarchical");
+  if (reduce && whole_torus(groups, s)) ok.push_back("torus");
+  if (requested == "auto") {
+    // NCCL's own choices: no direct all-reduce, all-gather or reduce-scatter (direct stays available by name).
+    if (op.kind != CollectiveKind::all_to_all && op.kind != CollectiveKind::send_recv)
+      std::erase(ok, std::string("direct"));
+    return ok;
+  }
+  if (std::find(ok.begin(), ok.end(), requested) == ok.end())
+    workload_error(fmt::format("algo={}: cannot run {} on these ranks (algorithms that can: {}{})", requested,
+                               collective_name(op.kind), join(ok), did_you_mean(requested, ok)));
+  return {requested};
+}
+
+namespace {
+
+// The fluid lower bound of one round: its latency, then its busiest resource (link direction or
+// bridge) moving all the bytes the round puts on it.
+double round_cost(const std::vector<Transfer>& round, Fabric& fabric, const SystemSpec& s, Protocol p,
+                  std::int64_t steps) {
+  std::unordered_map<ResourceId, double> load;
+  std::unordered_map<std::int64_t, double> engine;  // per device: bytes its collective kernels move
+  double hop = 0;
+  for (const auto& t : round) {
+    if (t.from == t.to) continue;
+    const Route& r = fabric.route(t.from, t.to);
+    hop = std::max(hop, r.latency + (r.crosses_network ? s.tuning.network_step_latency[int(p)] : 0));
+    for (const auto& d : r.demands) load[d.resource] += d.weight * t.bytes;
+    engine[t.from] += t.bytes;
+    engine[t.to] += t.bytes;
+  }
+  double busiest = 0;
+  if (s.tuning.engine_bandwidth > 0)
+    for (const auto& [device, bytes] : engine)
+      busiest = std::max(busiest, bytes / (s.tuning.engine_bandwidth * s.tuning.efficiency[int(p)]));
+  const Topology& topo = fabric.topology();
+  for (const auto& [res, bytes] : load) {
+    bool link = res < 2 * topo.edges();
+    double cap = topo.resource_capacity(res) * (link ? s.tuning.link_efficiency * s.tuning.efficiency[int(p)] : 1.0);
+    busiest = std::max(busiest, bytes / cap);
+  }
+  return double(steps) * (s.tuning.step_latency[int(p)] + hop) + busiest;
+}
+
+double estimate(const Draft& d, Fabric& fabric, const SystemSpec& s, Protocol p) {
+  double t = s.tuning.launch_overhead + s.tuning.base_latency[int(p)];
+  std::vector<Transfer> sample;
+  for (const auto& phase : d.phases) {
+    sample.clear();
+    d.fill(phase.first, sample);
+    t += double(phase.rounds) * round_cost(sample, fabric, s, p, d.steps);
+  }
+  return t;
+}
+
+}  // namespace
+
+CollectivePlan plan_collective(const CollectiveOp& op, const RankGroups& groups, const SystemSpec& s, Fabric& fabric) {
+  std::vector<std::string> protocols = {"auto", "Simple"};
+  if (s.tuning.low_latency_protocols) protocols = {"auto", "LL", "LL128", "Simple"};
+  if (std::find(protocols.begin(), protocols.end(), op.proto) == protocols.end())
+    workload_error(fmt::format("proto={}: not a protocol of this system's collectives (valid: {}{})", op.proto,
+                               join(protocols), did_you_mean(op.proto, protocols)));
+  CollectivePlan best;
+  best.estimate = std::numeric_limits<double>::infinity();
+  for (const auto& algo : collective_algorithms(op, groups, s, op.algo)) {
+    Draft d = draft(algo, op, groups, s);
+    for (Protocol p : {Protocol::ll, Protocol::ll128, Protocol::simple}) {
+      if (p != Protocol::simple && !s.tuning.low_latency_protocols) continue;
+      if (op.proto != "auto" && op.proto != protocol_name(p)) continue;
+      double t = estimate(d, fabric, s, p);
+      if (t < best.estimate) {
+        best.algorithm = d.algorithm;
+        best.protocol = p;
+        best.steps_per_round = d.steps;
+        best.rounds = 0;
+        for (const auto& ph : d.phases) best.rounds += ph.rounds;
+        best.transfers = d.fill;
+        best.estimate = t;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace hwsim

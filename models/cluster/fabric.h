@@ -1,0 +1,64 @@
+#pragma once
+// The links of a system as a SystemC module: transfers between devices are flows of the shared
+// flow network over their routes, so transfers that share a link direction share its bandwidth
+// (contention is simulated). Routes are computed on first use and kept (a ring touches n of the
+// n² pairs). Only the resources some route uses enter the flow network.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "models/cluster/routing.h"
+#include "models/cluster/topology.h"
+#include "sim/engine/flow_host.h"
+
+namespace hwsim {
+
+class Fabric : public sc_core::sc_module {
+ public:
+  // `link_efficiency`: the share of each link's bandwidth bulk transfers reach. `engine_bandwidth`
+  // > 0: each device's collective kernels move at most this many bytes/s, sent plus received.
+  Fabric(sc_core::sc_module_name name, const Topology& topology, double link_efficiency, double engine_bandwidth = 0);
+
+  // Starts moving `bytes` from device `from` to device `to` now; `on_done` runs when the last byte
+  // arrives (bandwidth only: the caller adds latency). `overhead` ≥ 1: link bytes per byte moved
+  // (a protocol's flags). from == to completes at once.
+  void transfer(std::int64_t from, std::int64_t to, double bytes, double overhead, std::function<void()> on_done);
+
+  const Route& route(std::int64_t from, std::int64_t to);
+  const Topology& topology() const { return topology_; }
+
+  // Statistics: bytes over all links (each hop counted), and link energy in joules.
+  double link_bytes() const { return link_bytes_; }
+  double energy() const { return energy_; }
+  // Per used resource: name, capacity, bytes moved, busy seconds (for reports and traces).
+  struct LinkUse {
+    std::string name;
+    double capacity = 0, bytes = 0, busy = 0;
+  };
+  std::vector<LinkUse> link_use() const;
+
+ private:
+  struct CachedRoute {
+    Route route;
+    std::vector<FlowDemand> demands;  // in flow-network resource ids, weight per byte moved
+    double hop_weight = 0;            // link bytes per byte moved (sum of link demands)
+  };
+  const CachedRoute& cached(std::int64_t from, std::int64_t to);
+  ResourceId resource(std::int64_t topology_resource);
+  ResourceId engine(std::int64_t device);
+
+  const Topology& topology_;
+  double link_efficiency_, engine_bandwidth_;
+  std::unordered_map<std::int64_t, ResourceId> engines_;
+  FlowHost host_;
+  std::map<std::pair<std::int64_t, std::int64_t>, CachedRoute> routes_;
+  std::unordered_map<std::int64_t, ResourceId> resources_;
+  std::vector<std::int64_t> topology_resource_;  // inverse of resources_
+  std::map<std::pair<const CachedRoute*, double>, std::vector<FlowDemand>> scaled_;  // per protocol overhead
+  double link_bytes_ = 0, energy_ = 0;
+};
+
+}  // namespace hwsim

@@ -1,0 +1,101 @@
+#include "viz/system_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "sim/units.h"
+
+namespace hwsim {
+
+namespace {
+std::string seconds(double s) { return format_quantity(s, Dimension::time, 4); }
+std::string bytes(double b) { return format_quantity(b, Dimension::bytes); }
+std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : "-"; }
+
+// A step of a collective workload: exactly one record, a collective (it has a "busbw" detail).
+const WorkRecord* sole_collective(const StepResult& s) {
+  if (s.records.size() != 1 || !s.records.front().schema) return nullptr;
+  const auto& d = s.records.front().schema->details;
+  for (const auto& k : d) if (k.key == "busbw") return &s.records.front();
+  return nullptr;
+}
+
+void print_sweep(std::ostream& out, const RunResult& r) {
+  fmt::print(out, "\n  {:>12} {:>12} {:>12} {:>11} {:>11}  {}\n", "size (B)", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
+             "link bytes", "algorithm");
+  for (const auto& s : r.steps) {
+    const WorkRecord* k = sole_collective(s);
+    if (!k) continue;
+    fmt::print(out, "  {:>12.0f} {:>12.2f} {:>12.2f} {:>11.2f} {:>11}  {}\n", k->detail("bytes"), k->seconds * 1e6,
+               k->detail("algbw") / 1e9, k->detail("busbw") / 1e9, bytes(k->detail("link_bytes")), k->config);
+  }
+}
+
+void print_stages(std::ostream& out, const RunResult& r) {
+  const SystemMetrics& m = r.system;
+  fmt::print(out, "\n  {:<22} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>14}\n", "device (per stage)", "compute",
+             "memory", "comm", "overlap", "overhead", "idle", "memory held");
+  for (const auto& d : m.stages)
+    fmt::print(out, "  {:<22} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>14}\n", d.label, seconds(d.compute),
+               seconds(d.memory), seconds(d.communication), seconds(d.communication_overlapped), seconds(d.overhead),
+               seconds(d.idle),
+               d.memory_held > 0 ? fmt::format("{} of {}", bytes(d.memory_held), bytes(d.memory_capacity)) : "-");
+}
+}  // namespace
+
+void print_system_section(std::ostream& out, const RunResult& r) {
+  const SystemMetrics& m = r.system;
+  if (!m.present) return;
+  auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
+  fmt::print(out, "\n  system {}\n", m.name);
+  row("devices", fmt::format("{} of {} × {} used ({})", m.devices_used, m.devices, m.chip, m.layout));
+  row("fabric", m.fabric);
+  row("collectives", fmt::format("{} in all, {} not hidden behind compute", seconds(m.collective_seconds),
+                                 seconds(m.communication_exposed)));
+  row("link traffic", fmt::format("{} over all hops, {}", bytes(m.link_bytes), format_quantity(m.link_energy, Dimension::energy)));
+  row("energy, all devices + links", format_quantity(m.energy, Dimension::energy));
+  bool sweep = !r.steps.empty() && sole_collective(r.steps.front());
+  if (sweep) print_sweep(out, r);
+  else print_stages(out, r);
+  if (m.busiest_links.empty()) return;
+  fmt::print(out, "\n  {:<34} {:>12} {:>11} {:>8}\n", "busiest link directions", "usable", "bytes", "busy");
+  for (const auto& l : m.busiest_links)
+    fmt::print(out, "  {:<34} {:>12} {:>11} {:>8}\n", l.name.substr(0, 34), format_quantity(l.capacity, Dimension::bandwidth),
+               bytes(l.bytes), percent(l.utilisation, 1));
+}
+
+nlohmann::json system_json(const RunResult& r) {
+  const SystemMetrics& m = r.system;
+  if (!m.present) return nullptr;
+  nlohmann::json stages = nlohmann::json::array();
+  for (const auto& d : m.stages)
+    stages.push_back({{"label", d.label}, {"ranks", d.ranks}, {"compute", d.compute}, {"memory", d.memory},
+                      {"communication", d.communication}, {"communication_overlapped", d.communication_overlapped},
+                      {"overhead", d.overhead}, {"idle", d.idle}, {"flops", d.flops}, {"energy", d.energy},
+                      {"memory_held", d.memory_held}, {"memory_capacity", d.memory_capacity}});
+  nlohmann::json links = nlohmann::json::array();
+  for (const auto& l : m.busiest_links)
+    links.push_back({{"name", l.name}, {"capacity", l.capacity}, {"bytes", l.bytes}, {"utilisation", l.utilisation}});
+  return {{"name", m.name}, {"chip", m.chip}, {"fabric", m.fabric}, {"devices", m.devices},
+          {"devices_used", m.devices_used}, {"layout", m.layout}, {"stages", stages},
+          {"collective_seconds", m.collective_seconds}, {"communication_exposed", m.communication_exposed},
+          {"link_bytes", m.link_bytes}, {"link_energy", m.link_energy}, {"busiest_links", links},
+          {"flops", m.flops}, {"energy", m.energy}};
+}
+
+nlohmann::json collective_json(const RunResult& r) {
+  nlohmann::json sweep = nlohmann::json::array();
+  for (const auto& s : r.steps) {
+    const WorkRecord* k = sole_collective(s);
+    if (!k) return nullptr;
+    sweep.push_back({{"bytes", k->detail("bytes")}, {"ranks", k->detail("ranks")}, {"seconds", k->seconds},
+                     {"algbw", k->detail("algbw") / 1e9}, {"busbw", k->detail("busbw") / 1e9},
+                     {"link_bytes", k->detail("link_bytes")}, {"op", k->op_class}, {"algorithm", k->config}});
+  }
+  if (sweep.empty()) return nullptr;
+  nlohmann::json doc = sweep.front();
+  doc["sweep"] = sweep;
+  return doc;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,40 @@
+// Measurement records of collectives (kind "collective": shared/calibration and
+// data/measurements/h200x2_collectives.jsonl) as collective workloads on a --system.
+// `bytes` is the nccl-tests size, `n` the ranks; `algo`/`proto` when the run forced them (NCCL_ALGO,
+// NCCL_PROTO). Not modelled, so skipped: Python-loop timings (`timing: loop`: host-bound below a
+// few MiB), torch's list-form all_gather (an extra copy outside NCCL), and chains of calls.
+#include <fmt/format.h>
+
+#include "app/validate/measurement.h"
+
+namespace hwsim {
+namespace {
+
+std::string text(const nlohmann::json& r, const char* key, const std::string& fallback) {
+  return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : fallback;
+}
+
+std::optional<PredictionPlan> collective_plan(const Measurement& m) {
+  const auto& r = m.fields;
+  if (!r.contains("bytes") || !r.contains("n") || !r["bytes"].is_number() || !r["n"].is_number()) return std::nullopt;
+  if (text(r, "timing", "graph") != "graph" || text(r, "api", "") == "all_gather(list)") return std::nullopt;
+  std::string op = text(r, "op", "");
+  double bytes = r["bytes"].get<double>();
+  if (op == "sendrecv_0to1") op = "send_recv";
+  else if (op == "sendrecv_bidir") op = "all_to_all", bytes *= 2;  // both send `bytes`: an all_to_all of 2·bytes
+  if (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "all_to_all" &&
+      op != "broadcast" && op != "send_recv")
+    return std::nullopt;
+  std::string algo = text(r, "algo", "default"), proto = text(r, "proto", "default");
+  algo = algo == "Ring" ? "ring" : algo == "Tree" ? "tree" : "auto";
+  if (proto == "default") proto = "auto";
+  PredictionPlan plan(fmt::format("collective:op={},bytes={:.0f}B,ranks={},algo={},proto={},dtype={}", op, bytes,
+                                  r["n"].get<std::int64_t>(), algo, proto, text(r, "dtype", "fp32")));
+  plan.needs_system = true;
+  return plan;
+}
+
+HWSIM_REGISTER_MEASUREMENT("collective", collective_plan);
+
+}  // namespace
+}  // namespace hwsim
