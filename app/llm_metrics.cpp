@@ -8,12 +8,31 @@
 
 namespace hwsim {
 
+namespace {
+// Removes a leading "<letter><digits>." ("L3.", "mb1.") when `letters` names it.
+bool strip_numbered(std::string& name, std::string_view letters) {
+  if (name.size() <= letters.size() || name.compare(0, letters.size(), letters) != 0) return false;
+  std::size_t i = letters.size();
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) ++i;
+  if (i == letters.size() || i >= name.size() || name[i] != '.') return false;
+  name.erase(0, i + 1);
+  return true;
+}
+}  // namespace
+
+// "L3.qkv_proj" → "qkv_proj"; a microbatch prefix goes too ("mb1.L3.qkv_proj"), and the layer
+// after a pass prefix ("bwd.L3.qkv_proj.dw" → "bwd.qkv_proj.dw", "recompute.L3.…").
 std::string operation_of(const std::string& kernel_name) {
-  if (kernel_name.size() > 1 && kernel_name[0] == 'L' && std::isdigit(static_cast<unsigned char>(kernel_name[1]))) {
-    auto dot = kernel_name.find('.');
-    if (dot != std::string::npos) return kernel_name.substr(dot + 1);
-  }
-  return kernel_name;
+  std::string name = kernel_name;
+  strip_numbered(name, "mb");
+  for (std::string_view pass : {"bwd.", "recompute."})
+    if (name.compare(0, pass.size(), pass) == 0) {
+      std::string rest = name.substr(pass.size());
+      if (strip_numbered(rest, "L")) return std::string(pass) + rest;
+      return name;
+    }
+  strip_numbered(name, "L");
+  return name;
 }
 
 namespace {
@@ -79,6 +98,15 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   m.tokens_per_second = ratio(double(m.tokens), r.seconds);
   m.mbu = ratio(ratio(r.memory_bytes, r.seconds), r.peak_memory_bandwidth);
   m.mfu = ratio(ratio(r.flops, r.seconds), r.peak_flop_rate);
+  if (r.system.present) {  // every device used: FLOPs of all over their peaks
+    double devices = double(r.system.devices_used);
+    m.mfu = ratio(ratio(r.system.flops, r.seconds), devices * r.peak_flop_rate);
+  }
+  m.hfu = m.mfu;
+  if (workload.train) {
+    m.mfu = workload.train->mfu(r.seconds, r.peak_flop_rate);
+    if (workload.train->hardware_flops > 0) m.hfu = workload.train->hfu(r.seconds, r.peak_flop_rate);
+  }
 
   double decode_seconds = 0;
   std::int64_t decode_steps = 0, decode_tokens = 0;
@@ -101,7 +129,7 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
     m.steps.push_back(std::move(s));
   }
   m.tpot = decode_steps > 0 ? decode_seconds / double(decode_steps) : 0;
-  m.joules_per_token = ratio(r.energy, double(m.tokens));
+  m.joules_per_token = ratio(r.system.present ? r.system.energy : r.energy, double(m.tokens));
   m.decode_tokens_per_second = ratio(double(decode_tokens), decode_seconds);
 
   for (auto& [name, op] : operations) op.times_floor = ratio(op.seconds, op.roofline_floor);

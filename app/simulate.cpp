@@ -18,6 +18,19 @@ namespace {
 // memory; any other workload at least the inputs and outputs of each of its ops.
 void check_capacity(const DeviceInfo& device, const Workload& workload) {
   double capacity = device.main_memory().bytes;
+  if (!workload.stage_footprint.empty()) {  // a training job on one device
+    const DeviceFootprint& f = workload.stage_footprint.front();
+    if (f.total() > capacity)
+      workload_error(fmt::format("workload '{}' does not fit {}: it holds {} (weights {}, gradients {}, optimizer {}, "
+                                 "activations {}), the {} holds {}{}{}",
+                                 workload.spec, device.name, format_quantity(f.total(), Dimension::bytes),
+                                 format_quantity(f.weights, Dimension::bytes), format_quantity(f.gradients, Dimension::bytes),
+                                 format_quantity(f.optimizer, Dimension::bytes),
+                                 format_quantity(f.activations, Dimension::bytes), device.main_memory().name,
+                                 format_quantity(capacity, Dimension::bytes), workload.fit_advice ? ". " : "",
+                                 workload.fit_advice ? workload.fit_advice(capacity) : std::string()));
+    return;
+  }
   if (workload.llm) {
     const LlmFacts& f = *workload.llm;
     if (footprint_bytes(f, f.batch, f.context) > capacity)

@@ -68,7 +68,7 @@ void SystemRunner::run_collective_op(StepState& st, OpVertex v, bool detached) {
   const auto& c = std::get<CollectiveOp>(op.shape);
   wait_for_inputs(st, v, {});
   const RankLists& groups = st.groups.emplace_back(c.kind == CollectiveKind::send_recv
-                                                       ? pipeline_pairs(workload_.parallel, op.stage)
+                                                       ? pipeline_pairs(workload_.parallel, op.stage, c.reverse)
                                                        : axis_groups(workload_.parallel, c.axis, op.stage));
   double begin = sim_now();
   WorkRecord r = run_collective(op.name, c, groups, system_, fabric_, st.start);

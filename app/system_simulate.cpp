@@ -15,6 +15,7 @@
 #include "sim/error.h"
 #include "sim/registry.h"
 #include "sim/units.h"
+#include "workloads/llm/capacity.h"
 #include "workloads/parallel_groups.h"
 
 namespace hwsim {
@@ -60,14 +61,15 @@ void check_fit(const SystemSpec& s, const Workload& w, const DeviceInfo& device)
   double capacity = device.main_memory().bytes;
   for (std::size_t stage = 0; stage < w.stage_footprint.size(); ++stage) {
     const DeviceFootprint& f = w.stage_footprint[stage];
-    if (f.total() > capacity)
-      workload_error(fmt::format(
-          "workload '{}' does not fit: each device of stage {} holds {} (weights {}, KV cache {}, activations {}, "
-          "gradients {}, optimizer {}), a {} {} holds {}",
-          w.spec, stage, format_quantity(f.total(), Dimension::bytes), format_quantity(f.weights, Dimension::bytes),
-          format_quantity(f.kv_cache, Dimension::bytes), format_quantity(f.activations, Dimension::bytes),
-          format_quantity(f.gradients, Dimension::bytes), format_quantity(f.optimizer, Dimension::bytes), device.name,
-          device.main_memory().name, format_quantity(capacity, Dimension::bytes)));
+    if (f.total() <= capacity) continue;
+    std::string advice = w.fit_advice ? w.fit_advice(capacity) : stage_fit_advice(w, stage, capacity);
+    workload_error(fmt::format(
+        "workload '{}' does not fit: each device of stage {} holds {} (weights {}, KV cache {}, activations {}, "
+        "gradients {}, optimizer {}), a {} {} holds {}{}{}",
+        w.spec, stage, format_quantity(f.total(), Dimension::bytes), format_quantity(f.weights, Dimension::bytes),
+        format_quantity(f.kv_cache, Dimension::bytes), format_quantity(f.activations, Dimension::bytes),
+        format_quantity(f.gradients, Dimension::bytes), format_quantity(f.optimizer, Dimension::bytes), device.name,
+        device.main_memory().name, format_quantity(capacity, Dimension::bytes), advice.empty() ? "" : ". ", advice));
   }
 }
 
@@ -124,8 +126,8 @@ RunResult simulate_system(const Config& system_config, const Config& chip, const
   for (const auto& level : info.memory) result.memory_levels.push_back(level.name);
   result.steps = runner.take_results();
   finalize(result);
-  result.llm = compute_llm_metrics(workload, result);
   summarise(result, spec, workload, info, fabric);
+  result.llm = compute_llm_metrics(workload, result);
   return result;
 }
 

@@ -36,6 +36,9 @@ struct CollectiveOp {
   // true: the next ops do not wait for it (gradient buckets during the backward pass); the step
   // ends only when every collective it started has finished.
   bool async = false;
+  // send_recv only: the data flows from stage + 1 back to the op's stage (a gradient in the
+  // backward pass) instead of from the op's stage to stage + 1.
+  bool reverse = false;
 };
 
 std::string_view collective_name(CollectiveKind k);            // "all_reduce"

@@ -51,7 +51,10 @@ struct LlmMetrics {
   double ttft = 0;               // prefill step time (0 without a prefill step)
   double tpot = 0;               // mean decode step time (0 without decode steps)
   double decode_tokens_per_second = 0;  // decode tokens / decode time
-  double mbu = 0, mfu = 0;       // whole run
+  double mbu = 0, mfu = 0;       // whole run; on a system, over every device used. Training: mfu
+                                 // counts model FLOPs (PaLM: 6N + attention per token, no
+                                 // recomputation), hfu every FLOP the devices executed
+  double hfu = 0;
   double joules_per_token = 0;   // whole run's energy / tokens
   std::map<std::string, LlmClassTime> by_class;
   std::vector<std::pair<std::string, LlmOperationTime>> by_operation;  // most time first

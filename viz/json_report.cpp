@@ -78,6 +78,7 @@ nlohmann::json kernel_json(const WorkRecord& k) {
                       {"time_breakdown", breakdown_json(k.breakdown)},
                       {"energy", k.energy},
                       {"details", details_json(k)}};
+  if (k.device != 0 || k.hidden != 0) j["device"] = k.device, j["hidden"] = k.hidden;  // system runs
   for (auto& [key, value] : j["details"].items()) j[key] = value;
   return j;
 }
@@ -144,6 +145,7 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
                         {"decode_tokens_per_second", m.decode_tokens_per_second},
                         {"mbu", m.mbu},
                         {"mfu", m.mfu},
+                        {"hfu", m.hfu},
                         {"joules_per_token", m.joules_per_token},
                         {"time_by_class", by_class},
                         {"time_by_operation", by_operation},

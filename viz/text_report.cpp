@@ -31,6 +31,7 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   if (m.tpot > 0) row("time per output token (TPOT)", fmt::format("{}  ({:.1f} decode tokens/s)", seconds(m.tpot),
                                                                    m.decode_tokens_per_second));
   row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * m.mbu, 100 * m.mfu));
+  if (workload.train) row("HFU (recomputation counted)", fmt::format("{:.1f} %", 100 * m.hfu));
   row("energy per token", format_quantity(m.joules_per_token, Dimension::energy));
   if (workload.llm) {
     const LlmFacts& f = *workload.llm;

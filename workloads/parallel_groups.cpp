@@ -52,10 +52,13 @@ RankLists axis_groups(const Parallelism& p, ParallelAxis axis, std::int64_t stag
   return groups;
 }
 
-RankLists pipeline_pairs(const Parallelism& p, std::int64_t stage) {
+RankLists pipeline_pairs(const Parallelism& p, std::int64_t stage, bool reverse) {
   RankLists pairs;
   std::int64_t per_stage = p.tp * p.ep * p.dp;
-  for (std::int64_t i = 0; i < per_stage; ++i) pairs.push_back({stage * per_stage + i, (stage + 1) * per_stage + i});
+  for (std::int64_t i = 0; i < per_stage; ++i) {
+    std::int64_t here = stage * per_stage + i, next = (stage + 1) * per_stage + i;
+    pairs.push_back(reverse ? std::vector<std::int64_t>{next, here} : std::vector<std::int64_t>{here, next});
+  }
   return pairs;
 }
 

@@ -15,8 +15,9 @@ using RankLists = std::vector<std::vector<std::int64_t>>;
 // stage ignored; world: one group of every rank), each in ascending rank order.
 RankLists axis_groups(const Parallelism& p, ParallelAxis axis, std::int64_t stage);
 
-// For a send_recv from `stage` to stage + 1: pairs {rank in stage, the same position in stage + 1}.
-RankLists pipeline_pairs(const Parallelism& p, std::int64_t stage);
+// For a send_recv from `stage` to stage + 1: pairs {rank in stage, the same position in stage + 1};
+// reverse: {rank in stage + 1, the same position in stage}.
+RankLists pipeline_pairs(const Parallelism& p, std::int64_t stage, bool reverse = false);
 
 // The ranks of a stage, ascending.
 std::vector<std::int64_t> stage_ranks(const Parallelism& p, std::int64_t stage);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/op_graph.h"
+#include "workloads/llm/train_facts.h"
 #include "workloads/spec.h"
 
 namespace hwsim {
@@ -75,6 +76,10 @@ struct Workload {
   // single-device checks apply). Ops carry their stage (Op::stage) and collectives their axis.
   Parallelism parallel;
   std::vector<DeviceFootprint> stage_footprint;
+  std::optional<TrainFacts> train;  // set by training workloads (tokens, model FLOPs for MFU)
+  // One line: what would fit a device of `capacity` bytes (a language model's or training job's
+  // layout advice); empty when the workload has none. Set by the builder.
+  std::function<std::string(double capacity)> fit_advice;
 };
 
 using WorkloadBuilder = std::function<Workload(const WorkloadSpec&)>;

@@ -1,0 +1,50 @@
+#pragma once
+// One training step request (the `train` workload), parsed from a spec. Shapes only: no hardware.
+//   train:model=M,batch=B,seq=S[,dp=,tp=,pp=,microbatches=,zero=0|1|2|3,checkpoint=none|full,
+//         weights=,act=,optimizer=adam,bucket=25MiB,kernels=][,architecture fields]
+// batch is the global batch: sequences per optimizer step over all data-parallel replicas; each
+// replica runs `microbatches` micro-batches of batch / (dp · microbatches) sequences (gradient
+// accumulation), so dp · microbatches must divide batch.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workloads/llm/architecture.h"
+#include "workloads/llm/llm_run.h"
+#include "workloads/workload.h"
+
+namespace hwsim {
+
+class WorkloadSpec;
+
+enum class Checkpointing { none, full };
+
+struct TrainRun {
+  ModelArchitecture arch;
+  std::int64_t batch = 1;   // global sequences per optimizer step
+  std::int64_t seq = 1;     // tokens per sequence
+  Parallelism parallel;     // tp, pp, dp, microbatches (ep stays 1)
+  int zero = 0;             // ZeRO stage (Rajbhandari et al. 2020): 0 (DDP), 1, 2, 3
+  Checkpointing checkpoint = Checkpointing::none;
+  LlmDtypes dtypes;         // weights (= parameters and gradients), act; kv is act (no cache)
+  std::string optimizer = "adam";
+  // Gradient bucket for the data-parallel reduction (PyTorch DDP bucket_cap_mb = 25, i.e. 25 MiB).
+  double bucket_bytes = 25.0 * 1024 * 1024;
+  std::string framework;    // kernels=: "", "eager", "fused", "xla"
+
+  // Sequences of one micro-batch on one data-parallel replica.
+  std::int64_t micro_batch() const { return batch / (parallel.dp * parallel.microbatches); }
+  std::int64_t tokens() const { return batch * seq; }
+};
+
+// The spec fields `train` takes (besides the architecture fields).
+std::vector<std::string> train_fields();
+
+// Parses `spec`; every mistake (zero=4, seq=0, dp·microbatches not dividing batch, seq beyond the
+// model's max_context, unknown optimizer or checkpoint mode, int/fp8 dtypes, a tp or pp the model
+// cannot take: parallel_layout.h's rules) is a one-line UserError(workload).
+TrainRun parse_train_run(const WorkloadSpec& spec);
+
+std::string checkpoint_name(Checkpointing c);  // "none" | "full"
+
+}  // namespace hwsim

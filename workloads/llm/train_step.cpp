@@ -1,0 +1,428 @@
+#include "workloads/llm/train_step.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+#include <map>
+#include <stdexcept>
+
+#include "workloads/llm/parallel_layout.h"
+#include "workloads/llm/step_lowering.h"
+#include "workloads/llm/train_backward.h"
+
+namespace hwsim {
+
+namespace {
+
+// One op of the forward template (one micro-batch, every stage), with its parameter attribution.
+struct FwdNode {
+  Op op;
+  std::vector<int> inputs;     // template indices, in in-edge order
+  std::vector<int> consumers;  // template indices
+  int group = 0;               // -1 embed, 0..layers-1 a layer, layers: final norm, head, loss
+  double owned = 0;            // parameters whose gradient this op produces
+  double used = 0;             // parameters it reads (ZeRO-3 gathers them)
+  bool column_parallel = false;  // tp > 1: its input gradient is a partial sum over the tp ranks
+  bool send_recv = false;      // a pipeline transfer: not recomputed
+};
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+int group_of(const std::string& name, std::int64_t layers) {
+  if (name.size() > 1 && name[0] == 'L' && std::isdigit(static_cast<unsigned char>(name[1])))
+    return std::stoi(name.substr(1, name.find('.') - 1));
+  if (name.rfind("embed", 0) == 0) return -1;  // embed, embed_all_reduce
+  return int(layers);
+}
+
+StreamOp stream(double read, double written, double flops, std::int64_t rows) {
+  StreamOp s;
+  s.bytes_read = read, s.bytes_written = written, s.flops = flops, s.rows = rows;
+  return s;
+}
+
+// Softmax cross-entropy over the logits, per token: max, exp, sum, log, pick (forward: 4 FLOP per
+// logit); backward: exp(x − lse) − one-hot, scaled (3 FLOP per logit).
+constexpr double kLossFlops = 4, kLossBackwardFlops = 3;
+
+std::vector<FwdNode> forward_template(const TrainRun& run) {
+  const ModelArchitecture& m = run.arch;
+  const std::int64_t tokens = run.micro_batch() * run.seq;
+  const std::int64_t tp = run.parallel.tp;
+  Parallelism layout;
+  layout.tp = tp, layout.pp = run.parallel.pp;  // one micro-batch of one replica
+  OpGraph g = lower_parallel_llm_step(m, run.dtypes, LlmStepShape{run.micro_batch(), run.seq, run.seq}, layout);
+  std::vector<FwdNode> nodes;
+  std::vector<int> index(boost::num_vertices(g), -1);
+  std::vector<std::vector<int>> redirect(boost::num_vertices(g));
+  const double norm_params = m.norm == "rmsnorm" ? double(m.hidden) : 2.0 * double(m.hidden);
+  int head = -1;
+  for (OpVertex v : execution_order(g)) {
+    std::vector<int> inputs;
+    auto take = [&](int i) {
+      if (std::find(inputs.begin(), inputs.end(), i) == inputs.end()) inputs.push_back(i);
+    };
+    for (auto [e, end] = boost::in_edges(v, g); e != end; ++e) {
+      OpVertex u = boost::source(*e, g);
+      if (index[u] >= 0) take(index[u]);
+      else for (int i : redirect[u]) take(i);
+    }
+    Op op = g[v];
+    // No cache in training (attention takes K and V from the projection and RoPE), and no logits
+    // gather (the loss is vocabulary-parallel).
+    if (ends_with(op.name, ".kv_append") || op.name == "logits_all_gather") {
+      redirect[v] = inputs;
+      continue;
+    }
+    FwdNode n;
+    n.group = group_of(op.name, m.layers);
+    if (auto* gemm = std::get_if<GemmOp>(&op.shape)) {
+      if (op.name == "lm_head") gemm->m = tokens, head = int(nodes.size());  // logits for every position
+      bool experts = ends_with(op.name, ".expert_gate_up") || ends_with(op.name, ".expert_down");
+      n.used = double(gemm->n) * double(gemm->k) * double(experts ? m.experts : gemm->groups);
+      // Tied on one stage: the head's gradient is the embedding's (counted there).
+      n.owned = op.name == "lm_head" && m.tied_embeddings && run.parallel.pp == 1 ? 0 : n.used;
+      n.column_parallel = tp > 1 && (ends_with(op.name, ".qkv_proj") || ends_with(op.name, ".gate_up") ||
+                                     ends_with(op.name, ".up_proj") || ends_with(op.name, ".expert_gate_up") ||
+                                     op.name == "lm_head");
+    } else if (op.op_class == "norm") {
+      n.used = n.owned = norm_params;
+    } else if (op.name == "embed") {
+      n.used = n.owned = double(padded_vocab(m.vocab, tp) / tp) * double(m.hidden) +
+                         (m.position == "learned" ? double(m.max_context) * double(m.hidden) : 0);
+    } else if (auto* c = std::get_if<CollectiveOp>(&op.shape)) {
+      n.send_recv = c->kind == CollectiveKind::send_recv;
+    }
+    n.op = std::move(op);
+    n.inputs = std::move(inputs);
+    index[v] = int(nodes.size());
+    nodes.push_back(std::move(n));
+  }
+  if (head < 0) throw std::logic_error("train: the forward graph has no lm_head");
+  // The loss over the head's logits (this rank's vocabulary shard). tp > 1: Megatron's
+  // vocabulary-parallel cross-entropy all-reduces the per-token max, then the target logit and the
+  // sum of exponentials (fp32, one value per token each; the last two counted as one op).
+  const int stage = nodes[std::size_t(head)].op.stage;
+  const double a = bytes_per_element(run.dtypes.act), T = double(tokens);
+  const double V = double(std::get<GemmOp>(nodes[std::size_t(head)].op.shape).n);
+  auto append = [&](Op op, std::vector<int> inputs) {
+    FwdNode n;
+    op.stage = stage;
+    n.op = std::move(op);
+    n.inputs = std::move(inputs);
+    n.group = int(m.layers);
+    nodes.push_back(std::move(n));
+    return int(nodes.size()) - 1;
+  };
+  auto reduce = [&](const std::string& name, double bytes, int input) {
+    CollectiveOp c;
+    c.kind = CollectiveKind::all_reduce, c.bytes = bytes, c.axis = ParallelAxis::tp, c.ranks = tp;
+    c.dtype = DType::fp32;
+    return append(Op(name, "collective", c), {input});
+  };
+  int logits = head;
+  if (tp > 1) logits = reduce("loss.max_all_reduce", T * 4, head);
+  int loss = append(Op("loss", "reduction", stream(T * V * a, 2 * T * 4, kLossFlops * T * V, tokens)), {logits});
+  if (tp > 1) reduce("loss.sum_all_reduce", 2 * T * 4, loss);
+  for (int i = 0; i < int(nodes.size()); ++i)
+    for (int j : nodes[std::size_t(i)].inputs) nodes[std::size_t(j)].consumers.push_back(i);
+  return nodes;
+}
+
+class TrainStepBuilder {
+ public:
+  explicit TrainStepBuilder(const TrainRun& run)
+      : run_(run), nodes_(forward_template(run)), w_(bytes_per_element(run.dtypes.weights)),
+        pp_(int(run.parallel.pp)), mbs_(run.parallel.microbatches), stage_groups_(std::size_t(pp_)),
+        buckets_(std::size_t(pp_)), bucket_index_(std::size_t(pp_), 0), bucket_vertices_(std::size_t(pp_)),
+        last_producers_(std::size_t(pp_)) {
+    for (int i = 0; i < int(nodes_.size()); ++i) {
+      const FwdNode& n = nodes_[std::size_t(i)];
+      auto& groups = stage_groups_[std::size_t(n.op.stage)];
+      if (groups.empty() || groups.back() != n.group) groups.push_back(n.group);
+      members_[{n.op.stage, n.group}].push_back(i);
+      group_used_[{n.op.stage, n.group}] += n.used;
+    }
+    fwd_.assign(std::size_t(mbs_), std::vector<OpVertex>(nodes_.size(), 0));
+    dx_.assign(std::size_t(mbs_), std::vector<std::vector<OpVertex>>(nodes_.size()));
+  }
+
+  OpGraph build() {
+    schedule();
+    for (int s = 0; s < pp_; ++s) optimizer(s);
+    return std::move(g_);
+  }
+
+ private:
+  struct Task {
+    bool backward = false;
+    std::int64_t mb = 0;
+  };
+
+  // 1F1B (Narayanan et al. 2021, PipeDream-Flush as in Megatron-LM): stage s runs
+  // min(pp − s − 1, M) warm-up forwards, then alternates one forward and one backward, then
+  // drains the backwards. pp = 1: F0 B0 F1 B1 … (gradient accumulation). The stages' sequences
+  // are merged into one insertion order that respects every cross-stage dependency.
+  void schedule() {
+    const std::size_t stages = std::size_t(pp_), micro = std::size_t(mbs_);
+    std::vector<std::vector<Task>> seq(stages);
+    for (int s = 0; s < pp_; ++s) {
+      std::int64_t warm = std::min<std::int64_t>(pp_ - s - 1, mbs_);
+      auto& q = seq[std::size_t(s)];
+      for (std::int64_t j = 0; j < warm; ++j) q.push_back({false, j});
+      for (std::int64_t j = 0; j < mbs_ - warm; ++j) q.push_back({false, warm + j}), q.push_back({true, j});
+      for (std::int64_t j = mbs_ - warm; j < mbs_; ++j) q.push_back({true, j});
+    }
+    std::vector<std::vector<bool>> fdone(micro, std::vector<bool>(stages, false));
+    std::vector<std::vector<bool>> bdone = fdone;
+    std::vector<std::size_t> next(stages, 0);
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (int s = 0; s < pp_; ++s) {
+        auto& q = seq[std::size_t(s)];
+        while (next[std::size_t(s)] < q.size()) {
+          Task t = q[next[std::size_t(s)]];
+          std::size_t j = std::size_t(t.mb), st = std::size_t(s);
+          bool ready = t.backward ? fdone[j][st] && (s == pp_ - 1 || bdone[j][st + 1]) : (s == 0 || fdone[j][st - 1]);
+          if (!ready) break;
+          if (t.backward) backward(t.mb, s), bdone[j][st] = true;
+          else forward(t.mb, s), fdone[j][st] = true;
+          ++next[st];
+          progress = true;
+        }
+      }
+    }
+    for (int s = 0; s < pp_; ++s)
+      if (next[std::size_t(s)] != seq[std::size_t(s)].size())
+        throw std::logic_error("train: the pipeline schedule deadlocked");
+  }
+
+  bool reduces() const { return run_.parallel.dp > 1; }
+  bool zero3() const { return run_.zero >= 3 && reduces(); }
+
+  std::string mb(std::int64_t j) const { return mbs_ > 1 ? fmt::format("mb{}.", j) : ""; }
+
+  std::string group_name(int gr) const {
+    if (gr < 0) return "embed";
+    if (gr >= run_.arch.layers) return "head";
+    return fmt::format("L{}", gr);
+  }
+
+  OpVertex emit(Op op, int stage, const std::vector<OpVertex>& inputs) {
+    std::vector<OpVertex> in;
+    for (OpVertex v : inputs)
+      if (std::find(in.begin(), in.end(), v) == in.end()) in.push_back(v);
+    op.stage = stage;
+    return add_op(g_, std::move(op), in);
+  }
+
+  CollectiveOp collective(CollectiveKind kind, double bytes, bool async, ParallelAxis axis = ParallelAxis::dp) const {
+    CollectiveOp c;
+    c.kind = kind, c.bytes = bytes, c.axis = axis, c.async = async;
+    c.ranks = axis == ParallelAxis::dp ? run_.parallel.dp : run_.parallel.tp;
+    c.dtype = axis == ParallelAxis::dp ? run_.dtypes.weights : run_.dtypes.act;
+    return c;
+  }
+
+  // A forward op renamed with `prefix` (its composite parts too).
+  static Op renamed(const Op& op, const std::string& prefix) {
+    Op out = op;
+    out.name = prefix + op.name;
+    for (OpPart& p : out.parts) p.name = prefix + p.name;
+    return out;
+  }
+
+  // ZeRO-3: the gather of group order[k] of `stage` for the current pass, issued once, before it
+  // is needed.
+  void ensure_gather(int stage, const std::vector<int>& order, std::size_t k, const std::string& prefix) {
+    if (k >= order.size()) return;
+    int gr = order[k];
+    double used = group_used_[{stage, gr}];
+    if (gathers_.count(gr) || used <= 0) return;
+    Op op(prefix + "zero3.gather." + group_name(gr), "collective", collective(CollectiveKind::all_gather, used * w_, true));
+    gathers_[gr] = emit(std::move(op), stage, {});
+  }
+  // Entering group order[k]: its gather, and the next group's (prefetch).
+  void enter_group(int stage, const std::vector<int>& order, std::size_t k, const std::string& prefix) {
+    if (!zero3()) return;
+    ensure_gather(stage, order, k, prefix);
+    ensure_gather(stage, order, k + 1, prefix);
+  }
+  void with_gather(std::vector<OpVertex>& inputs, const FwdNode& n) {
+    if (zero3() && n.used > 0) inputs.push_back(gathers_.at(n.group));
+  }
+
+  // The forward ops of micro-batch j on stage s (their inputs from earlier stages are the
+  // send_recv ops those emitted).
+  void forward(std::int64_t j, int s) {
+    const std::string p = mb(j);
+    auto& fwd = fwd_[std::size_t(j)];
+    const std::vector<int>& order = stage_groups_[std::size_t(s)];
+    gathers_.clear();
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      enter_group(s, order, k, p);
+      for (int i : members_[{s, order[k]}]) {
+        const FwdNode& n = nodes_[std::size_t(i)];
+        std::vector<OpVertex> inputs;
+        for (int u : n.inputs) inputs.push_back(fwd[std::size_t(u)]);
+        with_gather(inputs, n);
+        fwd[std::size_t(i)] = emit(renamed(n.op, p), s, inputs);
+      }
+    }
+  }
+
+  // The backward of micro-batch j on stage s: groups in reverse, each (checkpoint=full, a layer)
+  // recomputed first.
+  void backward(std::int64_t j, int s) {
+    const std::string p = mb(j);
+    const bool reduce_now = reduces() && (run_.zero >= 2 || j == mbs_ - 1);
+    const std::int64_t layers = run_.arch.layers;
+    const auto& fwd = fwd_[std::size_t(j)];
+    auto& dx = dx_[std::size_t(j)];
+    std::vector<int> order(stage_groups_[std::size_t(s)].rbegin(), stage_groups_[std::size_t(s)].rend());
+    std::vector<OpVertex> saved = fwd;
+    gathers_.clear();
+    last_microbatch_ = j == mbs_ - 1;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const int gr = order[k];
+      const std::vector<int>& members = members_[{s, gr}];
+      enter_group(s, order, k, p + "bwd.");
+      if (run_.checkpoint == Checkpointing::full && gr >= 0 && gr < layers) {
+        for (int i : members) {
+          const FwdNode& n = nodes_[std::size_t(i)];
+          if (n.send_recv) continue;
+          std::vector<OpVertex> inputs;
+          for (int u : n.inputs) inputs.push_back(saved[std::size_t(u)]);  // recomputed in-layer, kept outside
+          with_gather(inputs, n);
+          saved[std::size_t(i)] = emit(renamed(n.op, p + "recompute."), s, inputs);
+        }
+      }
+      for (auto it = members.rbegin(); it != members.rend(); ++it) backward_op(*it, s, p, saved, dx, reduce_now);
+    }
+    if (reduce_now) close_bucket(s);
+  }
+
+  void backward_op(int i, int s, const std::string& p, const std::vector<OpVertex>& saved,
+                   std::vector<std::vector<OpVertex>>& dx, bool reduce_now) {
+    const FwdNode& n = nodes_[std::size_t(i)];
+    std::vector<OpVertex> grads;
+    for (int c : n.consumers) grads.insert(grads.end(), dx[std::size_t(c)].begin(), dx[std::size_t(c)].end());
+    Op named = renamed(n.op, p);
+    BackwardOps b = n.op.name == "loss" ? loss_backward(named) : backward_of(named, "");
+    if (b.ops.empty()) {  // a tp all_reduce (g): the gradient passes through
+      dx[std::size_t(i)] = grads;
+      return;
+    }
+    std::vector<OpVertex> inputs = grads;
+    if (!is_collective(n.op)) inputs.push_back(saved[std::size_t(i)]);
+    with_gather(inputs, n);
+    std::vector<OpVertex> made;
+    for (std::size_t k = 0; k < b.ops.size(); ++k) {
+      Op op = std::move(b.ops[k]);
+      op.name = p + "bwd." + op.name.substr(p.size());
+      made.push_back(emit(std::move(op), s, inputs));
+      // f's conjugate: the column-parallel GEMM's input gradient summed over the tp ranks, issued
+      // async right after dX so that dW overlaps it (Megatron's async tensor-parallel all-reduce).
+      if (int(k) == b.grad_input && n.column_parallel) {
+        const auto& gemm = std::get<GemmOp>(n.op.shape);
+        double bytes = double(gemm.m) * double(gemm.k) * double(gemm.groups) * bytes_per_element(gemm.a);
+        Op ar(p + "bwd." + n.op.name + ".dx_all_reduce", "collective",
+              collective(CollectiveKind::all_reduce, bytes, true, ParallelAxis::tp));
+        made[std::size_t(k)] = emit(std::move(ar), s, {made.back()});
+      }
+    }
+    if (b.grad_input >= 0) dx[std::size_t(i)] = {made[std::size_t(b.grad_input)]};
+    if (n.owned > 0 && b.grad_param >= 0) {
+      OpVertex producer = made[std::size_t(b.grad_param)];
+      if (last_microbatch_) last_producers_[std::size_t(s)].push_back(producer);
+      if (reduce_now) add_to_bucket(s, producer, n.owned * w_);
+    }
+  }
+
+  BackwardOps loss_backward(const Op& loss) const {
+    const auto& st = std::get<StreamOp>(loss.shape);
+    const double logits = st.bytes_read, per_token = st.bytes_written / 2;  // lse kept per token
+    const double elements = logits / bytes_per_element(run_.dtypes.act);
+    BackwardOps b;
+    b.ops.push_back(Op(loss.name, loss.op_class, stream(logits + per_token, logits, kLossBackwardFlops * elements, st.rows)));
+    b.grad_input = 0;
+    return b;
+  }
+
+  struct Bucket {
+    double bytes = 0;
+    std::vector<OpVertex> producers;
+  };
+
+  void add_to_bucket(int s, OpVertex producer, double bytes) {
+    Bucket& b = buckets_[std::size_t(s)];
+    b.bytes += bytes;
+    b.producers.push_back(producer);
+    if (b.bytes >= run_.bucket_bytes) close_bucket(s);
+  }
+
+  // Bucket names count per stage and carry the micro-batch of the backward that filled them.
+  void close_bucket(int s) {
+    Bucket& b = buckets_[std::size_t(s)];
+    if (b.producers.empty()) return;
+    CollectiveKind kind = run_.zero >= 2 ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce;
+    const std::string p = g_[b.producers.front()].name.rfind("mb", 0) == 0
+                              ? g_[b.producers.front()].name.substr(0, g_[b.producers.front()].name.find('.') + 1)
+                              : "";
+    Op op(fmt::format("{}grad.bucket{}.{}", p, bucket_index_[std::size_t(s)]++, collective_name(kind)), "collective",
+          collective(kind, b.bytes, true));
+    bucket_vertices_[std::size_t(s)].push_back(emit(std::move(op), s, b.producers));
+    b = {};
+  }
+
+  void optimizer(int s) {
+    double params = 0;
+    for (const FwdNode& n : nodes_)
+      if (n.op.stage == s) params += n.owned;
+    const double dp = double(run_.parallel.dp);
+    const double updated = run_.zero >= 1 ? params / dp : params;
+    const bool fp32 = run_.dtypes.weights == DType::fp32;
+    // master (or the fp32 weight) 4, gradient w, m 4, v 4 read; master 4, m 4, v 4 (+ 16-bit copy) written.
+    const double read = 4 + w_ + 8, written = 12 + (fp32 ? 0 : w_);
+    std::vector<OpVertex> inputs = bucket_vertices_[std::size_t(s)];
+    inputs.insert(inputs.end(), last_producers_[std::size_t(s)].begin(), last_producers_[std::size_t(s)].end());
+    OpVertex adam = emit(Op("optimizer.adam", "optimizer",
+                            stream(updated * read, updated * written, kAdamFlopsPerParam * updated, 1)), s, inputs);
+    if (reduces() && (run_.zero == 1 || run_.zero == 2))
+      emit(Op("optimizer.all_gather", "collective", collective(CollectiveKind::all_gather, params * w_, false)), s,
+           {adam});
+  }
+
+  const TrainRun& run_;
+  std::vector<FwdNode> nodes_;
+  double w_;
+  int pp_;
+  std::int64_t mbs_;
+  std::vector<std::vector<int>> stage_groups_;                // per stage: its groups in forward order
+  std::map<std::pair<int, int>, std::vector<int>> members_;   // (stage, group) → template indices
+  std::map<std::pair<int, int>, double> group_used_;          // (stage, group) → parameters it reads
+  OpGraph g_;
+  std::vector<std::vector<OpVertex>> fwd_;                    // per micro-batch: forward vertices
+  std::vector<std::vector<std::vector<OpVertex>>> dx_;        // per micro-batch: input-gradient vertices
+  std::map<int, OpVertex> gathers_;                           // the current pass's ZeRO-3 gathers
+  std::vector<Bucket> buckets_;                               // per stage
+  std::vector<int> bucket_index_;
+  std::vector<std::vector<OpVertex>> bucket_vertices_;        // per stage: every gradient collective
+  std::vector<std::vector<OpVertex>> last_producers_;         // per stage: the last micro-batch's gradient ops
+  bool last_microbatch_ = false;
+};
+
+}  // namespace
+
+OpGraph lower_train_step(const TrainRun& run) { return TrainStepBuilder(run).build(); }
+
+double train_graph_params(const TrainRun& run, int stage) {
+  double params = 0;
+  for (const FwdNode& n : forward_template(run))
+    if (n.op.stage == stage) params += n.owned;
+  return params;
+}
+
+}  // namespace hwsim
