@@ -13,7 +13,6 @@
 
 namespace hwsim {
 
-namespace {
 // A language-model run must hold its weights, KV cache and activations in the device's main
 // memory; any other workload at least the inputs and outputs of each of its ops.
 void check_capacity(const DeviceInfo& device, const Workload& workload) {
@@ -49,6 +48,7 @@ void check_capacity(const DeviceInfo& device, const Workload& workload) {
     }
 }
 
+namespace {
 // A device's records are named by its schema: its memory levels, in order, and at most the
 // inline capacity of levels and details (a device that breaks this is a bug).
 void check_schema(const DeviceInfo& device) {

@@ -10,6 +10,12 @@
 
 namespace hwsim {
 
+// Throws UserError(workload) when `workload`, run on one device, does not fit its main memory (a
+// language model's footprint with advice; a training job's; any other workload, each op's
+// tensors). Also used by the system runner for single-device layouts.
+struct DeviceInfo;
+void check_capacity(const DeviceInfo& device, const Workload& workload);
+
 // Runs one SystemC elaboration: call at most once per process (see sim/engine/isolated_run.h).
 RunResult simulate(const Config& config, const Workload& workload);
 

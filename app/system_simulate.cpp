@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/llm_metrics.h"
+#include "app/simulate.h"
 #include "app/system_runner.h"
 #include "models/cluster/collective_engine.h"
 #include "models/cluster/fabric.h"
@@ -59,6 +60,13 @@ void check_fit(const SystemSpec& s, const Workload& w, const DeviceInfo& device)
     workload_error(fmt::format("workload '{}' needs {} devices (tp={} × pp={} × ep={} × dp={}); system {} has {}",
                                w.spec, p.ranks(), p.tp, p.pp, p.ep, p.dp, s.name, s.devices()));
   double capacity = device.main_memory().bytes;
+  if (w.stage_footprint.empty()) check_capacity(device, w);  // one device's worth on each rank
+  for (const auto& step : w.steps)  // a collective's buffer must fit each rank
+    for (auto [v, end] = boost::vertices(step.graph); v != end; ++v)
+      if (const auto* c = std::get_if<CollectiveOp>(&step.graph[*v].shape); c && c->bytes > capacity)
+        workload_error(fmt::format("workload '{}' does not fit: {} of {} per rank, a {} {} holds {}", w.spec,
+                                   step.graph[*v].name, format_quantity(c->bytes, Dimension::bytes), device.name,
+                                   device.main_memory().name, format_quantity(capacity, Dimension::bytes)));
   for (std::size_t stage = 0; stage < w.stage_footprint.size(); ++stage) {
     const DeviceFootprint& f = w.stage_footprint[stage];
     if (f.total() <= capacity) continue;

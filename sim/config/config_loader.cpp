@@ -242,13 +242,16 @@ const ParamDecl& declared_or_fail(const std::string& key, const std::string& kin
   const auto& catalog = ParamCatalog::instance();
   const ParamDecl* d = catalog.find(key);
   if (d && applies_to(*d, kind)) return *d;
+  std::string what = kind == "system" ? "a system file" : "a " + kind + " chip";
   if (d)
-    config_error(fmt::format("{}: {}: not a parameter of a {} chip (a parameter of {} chips; "
-                             "`kind` chooses the components a chip has)",
-                             at, key, kind, join(d->kinds, " and ")));
+    config_error(fmt::format("{}: {}: not a parameter of {} (a parameter of {}; "
+                             "`kind` chooses the components a file has)",
+                             at, key, what,
+                             d->kinds == std::vector<std::string>{"system"} ? std::string("system files")
+                                                                            : join(d->kinds, " and ") + " chips"));
   std::string component = component_of(key);
   std::string in = component.empty() ? "" : " in [" + component + "]";
-  config_error(fmt::format("{}: {}: unknown key{} of a {} chip{}", at, key, in, kind,
+  config_error(fmt::format("{}: {}: unknown key{} of {}{}", at, key, in, what,
                            did_you_mean(key, catalog.keys_for(kind))));
 }
 
@@ -325,8 +328,13 @@ Config load_system_config(const std::string& system, const std::vector<std::stri
 }
 
 bool is_system_key(const std::string& key) {
-  const ParamDecl* d = ParamCatalog::instance().find(key);
-  return d && !d->kinds.empty() && applies_to(*d, "system");
+  // A key in a system component (system.*, scale_up.*, ...), declared or not: a misspelt system key
+  // gets the system's did-you-mean, not the chip's.
+  std::string head = key.substr(0, key.find('.'));
+  for (const auto& d : ParamCatalog::instance().all())
+    if (!d.kinds.empty() && applies_to(d, "system") && d.key.substr(0, d.key.find('.')) == head && d.key.find('.') != std::string::npos)
+      return true;
+  return false;
 }
 
 // The loader behind load_config and load_system_config: `config` holds the resolved file path.
