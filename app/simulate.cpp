@@ -60,6 +60,8 @@ void check_schema(const DeviceInfo& device) {
                            "or holds more than the inline levels and details");
 }
 
+}  // namespace
+
 void describe_device(RunResult& result, const DeviceInfo& device) {
   result.level = device.level;
   result.device_kind = device.kind;
@@ -69,7 +71,6 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
   result.tdp = device.tdp;
   for (const auto& level : device.memory) result.memory_levels.push_back(level.name);
 }
-}  // namespace
 
 RunResult simulate(const Config& config, const Workload& workload) {
   if (!workload.parallel.single())

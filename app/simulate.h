@@ -15,6 +15,8 @@ namespace hwsim {
 // tensors). Also used by the system runner for single-device layouts.
 struct DeviceInfo;
 void check_capacity(const DeviceInfo& device, const Workload& workload);
+// Copies what the device says about its records (level, kind, unit, memory levels, TDP) into a result.
+void describe_device(RunResult& result, const DeviceInfo& device);
 
 // Runs one SystemC elaboration: call at most once per process (see sim/engine/isolated_run.h).
 RunResult simulate(const Config& config, const Workload& workload);

@@ -125,13 +125,7 @@ RunResult simulate_system(const Config& system_config, const Config& chip, const
   if (!runner.finished())
     throw std::logic_error("workload '" + workload.spec + "': the simulation stopped with ops still waiting on each other");
   RunResult result;
-  result.level = info.level;
-  result.device_kind = info.kind;
-  result.unit = info.unit;
-  result.summary_detail = info.summary_detail;
-  result.compute_unit = info.compute_unit;
-  result.tdp = info.tdp;
-  for (const auto& level : info.memory) result.memory_levels.push_back(level.name);
+  describe_device(result, info);
   result.steps = runner.take_results();
   finalize(result);
   summarise(result, spec, workload, info, fabric);

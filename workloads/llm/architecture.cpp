@@ -146,4 +146,17 @@ ModelArchitecture with_overrides(ModelArchitecture a, const WorkloadSpec& spec) 
   return a;
 }
 
+ModelArchitecture spec_architecture(const WorkloadSpec& spec) {
+  auto fail = [&](const std::string& what) { workload_error(fmt::format("workload '{}': {}", spec.text(), what)); };
+  std::string model = spec.word("model", "");
+  if (model.empty()) fail(fmt::format("model: missing; known models: {}", join(architecture_names())));
+  ModelArchitecture arch;
+  try {
+    arch = load_architecture(model);
+  } catch (const UserError& e) {
+    fail(e.what());
+  }
+  return with_overrides(arch, spec);
+}
+
 }  // namespace hwsim

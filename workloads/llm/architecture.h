@@ -50,4 +50,8 @@ ModelArchitecture load_architecture(const std::string& name);
 // errors are UserError(workload) naming the spec and field.
 ModelArchitecture with_overrides(ModelArchitecture arch, const WorkloadSpec& spec);
 
+// The model a spec names (model=), loaded and with the spec's architecture fields applied; a
+// missing or unknown model is one UserError(workload) line naming the spec.
+ModelArchitecture spec_architecture(const WorkloadSpec& spec);
+
 }  // namespace hwsim

@@ -24,14 +24,7 @@ LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase) {
   auto fail = [&](const std::string& what) { workload_error(fmt::format("workload '{}': {}", spec.text(), what)); };
   LlmRun run;
   run.phase = phase;
-  std::string model = spec.word("model", "");
-  if (model.empty()) fail(fmt::format("model: missing; known models: {}", join(architecture_names())));
-  try {
-    run.arch = load_architecture(model);
-  } catch (const UserError& e) {
-    fail(e.what());
-  }
-  run.arch = with_overrides(run.arch, spec);
+  run.arch = spec_architecture(spec);
   run.batch = spec.positive_int("batch", 1);
   if (phase == "decode") run.context = spec.non_negative_int("context", -1);
   if (phase == "decode" && run.context < 0) fail("context: missing (tokens already cached per sequence)");

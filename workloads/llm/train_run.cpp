@@ -21,14 +21,7 @@ std::string checkpoint_name(Checkpointing c) { return c == Checkpointing::full ?
 TrainRun parse_train_run(const WorkloadSpec& spec) {
   auto fail = [&](const std::string& what) { workload_error(fmt::format("workload '{}': {}", spec.text(), what)); };
   TrainRun run;
-  std::string model = spec.word("model", "");
-  if (model.empty()) fail(fmt::format("model: missing; known models: {}", join(architecture_names())));
-  try {
-    run.arch = load_architecture(model);
-  } catch (const UserError& e) {
-    fail(e.what());
-  }
-  run.arch = with_overrides(run.arch, spec);
+  run.arch = spec_architecture(spec);
 
   run.batch = spec.positive_int("batch");
   run.seq = spec.positive_int("seq");
