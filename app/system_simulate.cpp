@@ -117,7 +117,7 @@ RunResult simulate_system(const Config& system_config, const Config& chip, const
   const DeviceInfo& info = devices.front()->info();
   check_fit(spec, workload, info);
   check_connected(topology, workload.parallel.ranks());
-  Fabric fabric("fabric", topology, spec.tuning.link_efficiency, spec.tuning.engine_bandwidth);
+  Fabric fabric("fabric", topology, spec.tuning);
   std::string framework = workload.framework.empty() ? info.framework : workload.framework;
   SystemRunner runner("system_runner", devices, fabric, spec, workload, framework);
   sc_core::sc_start();

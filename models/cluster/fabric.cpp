@@ -4,14 +4,13 @@
 
 namespace hwsim {
 
-Fabric::Fabric(sc_core::sc_module_name name, const Topology& topology, double link_efficiency, double engine_bandwidth)
-    : sc_core::sc_module(name), topology_(topology), link_efficiency_(link_efficiency),
-      engine_bandwidth_(engine_bandwidth), host_("links") {}
+Fabric::Fabric(sc_core::sc_module_name name, const Topology& topology, const CollectiveTuning& tuning)
+    : sc_core::sc_module(name), topology_(topology), tuning_(tuning), host_("links") {}
 
 ResourceId Fabric::engine(std::int64_t device) {
   auto [it, added] = engines_.emplace(device, ResourceId(0));
   if (added) {
-    it->second = host_.network().add_resource(fmt::format("dev{}.collective", device), engine_bandwidth_);
+    it->second = host_.network().add_resource(fmt::format("dev{}.collective", device), tuning_.engine_bandwidth);
     topology_resource_.push_back(-1);
   }
   return it->second;
@@ -21,7 +20,8 @@ ResourceId Fabric::resource(std::int64_t r) {
   auto [it, added] = resources_.emplace(r, ResourceId(0));
   if (added) {
     bool link = r < 2 * topology_.edges();
-    double capacity = topology_.resource_capacity(r) * (link ? link_efficiency_ : 1.0);
+    double efficiency = link ? tuning_.efficiency_of(topology_.edge_of(r).scale == LinkScale::scale_out) : 1.0;
+    double capacity = topology_.resource_capacity(r) * efficiency;
     it->second = host_.network().add_resource(topology_.resource_name(r), capacity);
     topology_resource_.push_back(r);
   }
@@ -38,7 +38,7 @@ const Fabric::CachedRoute& Fabric::cached(std::int64_t from, std::int64_t to) {
     c.demands.push_back({resource(d.resource), d.weight});
     if (d.resource < 2 * topology_.edges()) c.hop_weight += d.weight;
   }
-  if (engine_bandwidth_ > 0) {
+  if (tuning_.engine_bandwidth > 0) {
     c.demands.push_back({engine(from), 1.0});
     c.demands.push_back({engine(to), 1.0});
   }

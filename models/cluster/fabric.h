@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/cluster/routing.h"
+#include "models/cluster/system_spec.h"
 #include "models/cluster/topology.h"
 #include "sim/engine/flow_host.h"
 
@@ -18,9 +19,10 @@ namespace hwsim {
 
 class Fabric : public sc_core::sc_module {
  public:
-  // `link_efficiency`: the share of each link's bandwidth bulk transfers reach. `engine_bandwidth`
-  // > 0: each device's collective kernels move at most this many bytes/s, sent plus received.
-  Fabric(sc_core::sc_module_name name, const Topology& topology, double link_efficiency, double engine_bandwidth = 0);
+  // `tuning`: the share of each link's bandwidth bulk transfers reach (scale-up and network
+  // links apart) and, engine_bandwidth > 0, the bytes/s each device's collective kernels move,
+  // sent plus received.
+  Fabric(sc_core::sc_module_name name, const Topology& topology, const CollectiveTuning& tuning);
 
   // Starts moving `bytes` from device `from` to device `to` now; `on_done` runs when the last byte
   // arrives (bandwidth only: the caller adds latency). `overhead` ≥ 1: link bytes per byte moved
@@ -51,7 +53,7 @@ class Fabric : public sc_core::sc_module {
   ResourceId engine(std::int64_t device);
 
   const Topology& topology_;
-  double link_efficiency_, engine_bandwidth_;
+  CollectiveTuning tuning_;
   std::unordered_map<std::int64_t, ResourceId> engines_;
   FlowHost host_;
   std::map<std::pair<std::int64_t, std::int64_t>, CachedRoute> routes_;

@@ -64,8 +64,10 @@ const ParamRegistration system_params({"system"}, {
     quantity_param("collective.channel_bandwidth", Dimension::bandwidth,
                    "bytes/s one channel's thread block moves (each byte sent and each byte received costs one)")
         .defaults_to("0 B/s").zero_allowed(),
-    fraction_param("collective.link_efficiency", "fraction of a link's bandwidth bulk (Simple protocol) "
+    fraction_param("collective.link_efficiency", "fraction of a scale-up link's bandwidth bulk (Simple protocol) "
                                                   "transfers reach").defaults_to("1"),
+    fraction_param("collective.network_efficiency", "fraction of a NIC port's bandwidth bulk transfers reach")
+        .defaults_to("1"),
     quantity_param("collective.simple.base_latency", Dimension::time,
                    "fixed latency of one collective with the Simple protocol (NCCL's baseLat)").defaults_to("0 s").zero_allowed(),
     quantity_param("collective.ll128.base_latency", Dimension::time,

@@ -91,6 +91,7 @@ SystemSpec SystemSpec::from_config(const Config& c) {
   CollectiveTuning& t = s.tuning;
   t.launch_overhead = c.number("collective.launch_overhead");
   t.link_efficiency = c.number("collective.link_efficiency");
+  t.network_efficiency = c.number("collective.network_efficiency");
   t.engine_bandwidth = double(c.whole("collective.channels")) * c.number("collective.channel_bandwidth");
   t.base_latency = {c.number("collective.ll.base_latency"), c.number("collective.ll128.base_latency"),
                     c.number("collective.simple.base_latency")};

@@ -22,7 +22,9 @@ struct LinkClass {
 // What a collective library adds on top of the links (NCCL-like; docs/systems.md).
 struct CollectiveTuning {
   double launch_overhead = 0;       // seconds per call
-  double link_efficiency = 1;       // Simple protocol's share of link bandwidth
+  double link_efficiency = 1;       // Simple protocol's share of a scale-up link's bandwidth
+  double network_efficiency = 1;    // ... and of a network (scale-out) link's
+  double efficiency_of(bool network) const { return network ? network_efficiency : link_efficiency; }
   // Per device, the bytes/s its collective kernels move (channels × per-channel rate; 0 = no
   // limit): sending and receiving both cost, so a device that does both shares it.
   double engine_bandwidth = 0;
