@@ -20,8 +20,9 @@ namespace {
 void list_params(const std::string& kind) {
   if (!kind.empty()) {
     auto kinds = device_kinds();
+    kinds.push_back("system");  // the keys of a system file
     if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-      usage_error(fmt::format("list params: unknown device kind '{}'{}; known: {}", kind, did_you_mean(kind, kinds),
+      usage_error(fmt::format("list params: unknown kind '{}'{}; known: {}", kind, did_you_mean(kind, kinds),
                               join(kinds)));
   }
   for (const auto& d : ParamCatalog::instance().all()) {

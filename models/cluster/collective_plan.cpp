@@ -245,8 +245,9 @@ double round_cost(const std::vector<Transfer>& round, Fabric& fabric, const Syst
   const Topology& topo = fabric.topology();
   for (const auto& [res, bytes] : load) {
     bool link = res < 2 * topo.edges();
-    double cap = topo.resource_capacity(res) *
-                 (link ? s.tuning.efficiency_of(topo.edge_of(res).scale == LinkScale::scale_out) * s.tuning.efficiency[int(p)] : 1.0);
+    // The protocol's overhead costs on every resource the bytes cross (Fabric::transfer scales them all).
+    double cap = topo.resource_capacity(res) * s.tuning.efficiency[int(p)] *
+                 (link ? s.tuning.efficiency_of(topo.edge_of(res).scale == LinkScale::scale_out) : 1.0);
     busiest = std::max(busiest, bytes / cap);
   }
   return double(steps) * (s.tuning.step_latency[int(p)] + hop) + busiest;

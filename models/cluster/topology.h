@@ -40,6 +40,13 @@ using TopoVertexId = TopoGraph::vertex_descriptor;
 
 class Topology {
  public:
+  // Movable, not copyable: it keeps edge descriptors into its own graph.
+  Topology() = default;
+  Topology(Topology&&) = default;
+  Topology& operator=(Topology&&) = default;
+  Topology(const Topology&) = delete;
+  Topology& operator=(const Topology&) = delete;
+
   TopoVertexId add_vertex(TopoVertex v);
   // Joins a and b by `links` parallel links of `bandwidth_per_link` each (per direction).
   void add_link(TopoVertexId a, TopoVertexId b, double links, double bandwidth_per_link, double latency,

@@ -19,7 +19,7 @@ TEST_CASE("cli: list params with an unknown kind exits 2 and names the known kin
   CliRun r = run_hwsim("list params gpuu");
   CHECK(r.exit_code == 2);
   REQUIRE(lines_of(r.err).size() == 1);
-  CHECK(contains(r.err, "unknown device kind 'gpuu'"));
+  CHECK(contains(r.err, "unknown kind 'gpuu'"));
   CHECK(contains(r.err, "did you mean gpu?"));
 }
 
