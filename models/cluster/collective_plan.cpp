@@ -133,37 +133,47 @@ Draft hierarchical(const CollectiveOp& op, const RankGroups& groups, const Syste
   return {"hierarchical", 1, phases, fill};
 }
 
-// All-reduce on a whole torus: per dimension a bidirectional ring reduce-scatter (half the data
-// each way), the data shrinking by the dimension's length; then the all-gathers in reverse.
+// All-reduce on a whole torus: the data in as many parts as the torus has dimensions (longer than
+// 1), all parts at once; part p runs a bidirectional ring reduce-scatter (half its data each way)
+// along dimension p, then p + 1, ... (its data shrinking by each dimension's length), then the
+// all-gathers in reverse — so every dimension's links carry a part in every round (the
+// multi-axis all-reduce of the JAX scaling book).
 Draft torus(const CollectiveOp& op, const SystemSpec& s) {
-  std::vector<std::pair<std::size_t, double>> round_dim;  // per round: dimension, bytes each way
-  double size = op.bytes;
-  for (std::size_t k = 0; k < s.torus.size(); ++k) {
-    std::int64_t n = s.torus[k];
-    if (n < 2) continue;
-    for (std::int64_t r = 0; r + 1 < n; ++r) round_dim.emplace_back(k, size / double(n) / 2);
-    size /= double(n);
+  std::vector<std::size_t> dims;
+  for (std::size_t k = 0; k < s.torus.size(); ++k)
+    if (s.torus[k] > 1) dims.push_back(k);
+  using Step = std::pair<std::size_t, double>;  // dimension, bytes each way
+  std::vector<std::vector<Step>> part(dims.size());
+  for (std::size_t p = 0; p < dims.size(); ++p) {
+    double size = op.bytes / double(dims.size());
+    for (std::size_t j = 0; j < dims.size(); ++j) {
+      std::size_t k = dims[(p + j) % dims.size()];
+      std::int64_t n = s.torus[k];
+      for (std::int64_t r = 0; r + 1 < n; ++r) part[p].emplace_back(k, size / double(n) / 2);
+      size /= double(n);
+    }
+    for (std::size_t i = part[p].size(); i-- > 0;) part[p].push_back(part[p][i]);
   }
-  std::size_t reduce_rounds = round_dim.size();
-  for (std::size_t i = reduce_rounds; i-- > 0;) round_dim.push_back(round_dim[i]);
-  std::vector<Phase> all;
-  for (std::size_t r = 0; r < round_dim.size(); ++r) {
-    if (r == 0 || round_dim[r] != round_dim[r - 1]) all.push_back({0, std::int64_t(r)});
-    ++all.back().rounds;
+  std::vector<std::vector<Step>> round(part.front().size());  // per round: every part's step
+  for (std::size_t r = 0; r < round.size(); ++r)
+    for (const auto& steps : part) round[r].push_back(steps[r]);
+  std::vector<Phase> phases;
+  for (std::size_t r = 0; r < round.size(); ++r) {
+    if (r == 0 || round[r] != round[r - 1]) phases.push_back({0, std::int64_t(r)});
+    ++phases.back().rounds;
   }
-  auto fill = [&s, round_dim](std::int64_t r, std::vector<Transfer>& out) {
-    auto [k, bytes] = round_dim[std::size_t(r)];
-    std::int64_t stride = 1;
-    for (std::size_t j = s.torus.size(); j-- > k + 1;) stride *= s.torus[j];
-    std::int64_t n = s.torus[k];
-    for (std::int64_t i = 0; i < s.devices(); ++i) {
-      std::int64_t c = (i / stride) % n;
-      std::int64_t up = i + ((c + 1) % n - c) * stride, down = i + ((c + n - 1) % n - c) * stride;
-      out.push_back({i, up, bytes});
-      out.push_back({i, down, bytes});
+  auto fill = [&s, round](std::int64_t r, std::vector<Transfer>& out) {
+    for (const auto& [k, bytes] : round[std::size_t(r)]) {
+      std::int64_t stride = 1, n = s.torus[k];
+      for (std::size_t j = s.torus.size(); j-- > k + 1;) stride *= s.torus[j];
+      for (std::int64_t i = 0; i < s.devices(); ++i) {
+        std::int64_t c = (i / stride) % n;
+        out.push_back({i, i + ((c + 1) % n - c) * stride, bytes});
+        out.push_back({i, i + ((c + n - 1) % n - c) * stride, bytes});
+      }
     }
   };
-  return {"torus", 1, all, fill};
+  return {"torus", 1, phases, fill};
 }
 
 bool spans_nodes(const RankGroups& groups, const SystemSpec& s) {
