@@ -20,6 +20,16 @@ const WorkRecord* sole_collective(const StepResult& s) {
   return nullptr;
 }
 
+}  // namespace
+
+bool collective_only(const RunResult& r) {
+  if (r.steps.empty()) return false;
+  for (const auto& s : r.steps)
+    if (!sole_collective(s)) return false;
+  return true;
+}
+
+namespace {
 void print_sweep(std::ostream& out, const RunResult& r) {
   fmt::print(out, "\n  {:>12} {:>12} {:>12} {:>11} {:>11}  {}\n", "size (B)", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
              "link bytes", "algorithm");
@@ -54,8 +64,7 @@ void print_system_section(std::ostream& out, const RunResult& r) {
                                  seconds(m.communication_exposed)));
   row("link traffic", fmt::format("{} over all hops, {}", bytes(m.link_bytes), format_quantity(m.link_energy, Dimension::energy)));
   row("energy, all devices + links", format_quantity(m.energy, Dimension::energy));
-  bool sweep = !r.steps.empty() && sole_collective(r.steps.front());
-  if (sweep) print_sweep(out, r);
+  if (collective_only(r)) print_sweep(out, r);
   else print_stages(out, r);
   if (m.busiest_links.empty()) return;
   fmt::print(out, "\n  {:<34} {:>12} {:>11} {:>8}\n", "busiest link directions", "usable", "bytes", "busy");

@@ -79,7 +79,7 @@ void print_breakdown(std::ostream& out, const RunResult& r, const Row& row) {
   line("  launch/fill/drain", b.overhead);
   line("  idle (tail, small work)", b.idle);
   if (r.details.empty()) return;
-  fmt::print(out, "\n  {} figures (whole run)\n", r.device_kind);
+  fmt::print(out, "\n  {} figures (whole run{})\n", r.device_kind, r.system.present ? ", collectives' included" : "");
   for (const auto& d : r.details) row("  " + d.key, fmt::format("{:.4g}", d.value));
 }
 
@@ -109,12 +109,14 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
              r.device_kind, r.level);
   fmt::print(out, "workload {}\n\n", workload.spec);
   row("simulated time", seconds(r.seconds));
-  row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor), r.times_floor));
-  row("achieved", fmt::format("{}  ({:.1f} % of {} peak)", format_quantity(r.achieved_flop_rate, Dimension::flop_rate),
-                              r.percent_of_peak, format_quantity(r.peak_flop_rate, Dimension::flop_rate)));
-  row("arithmetic intensity", fmt::format("{:.1f} FLOP/B vs ridge {:.1f} FLOP/B → {}-bound", r.arithmetic_intensity,
-                                          r.ridge_point, r.bound));
-  print_traffic(r, row);
+  if (r.flops > 0 || r.min_bytes > 0) {  // not for a run of collectives alone
+    row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor), r.times_floor));
+    row("achieved", fmt::format("{}  ({:.1f} % of {} peak)", format_quantity(r.achieved_flop_rate, Dimension::flop_rate),
+                                r.percent_of_peak, format_quantity(r.peak_flop_rate, Dimension::flop_rate)));
+    row("arithmetic intensity", fmt::format("{:.1f} FLOP/B vs ridge {:.1f} FLOP/B → {}-bound", r.arithmetic_intensity,
+                                            r.ridge_point, r.bound));
+    print_traffic(r, row);
+  }
   row("energy", fmt::format("{}  (average {}{})", format_quantity(r.energy, Dimension::energy),
                             format_quantity(r.average_power, Dimension::power),
                             r.above_tdp ? fmt::format(", above the {} TDP: a real chip would lower its clock, "
@@ -123,7 +125,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
                                         : std::string()));
   print_breakdown(out, r, row);
   print_system_section(out, r);
-  if (!workload.llm) print_records(out, r);
+  if (!workload.llm && !collective_only(r)) print_records(out, r);
   print_llm_section(out, workload, r, r.unit);
   if (workload.llm)
     fmt::print(out, "\n  every {}, with its start, end, details and bytes per level: --json FILE\n", r.unit);

@@ -43,7 +43,7 @@ void run_round(const std::vector<Transfer>& round, const CollectivePlan& plan, c
 WorkRecord run_collective(const std::string& name, const CollectiveOp& op, const RankGroups& groups,
                           const SystemSpec& s, Fabric& fabric, double step_start) {
   CollectivePlan plan = plan_collective(op, groups, s, fabric);
-  double start = sim_now(), link_bytes = fabric.link_bytes(), energy = fabric.energy();
+  double start = sim_now(), link_bytes = fabric.link_bytes();
   int p = int(plan.protocol);
   double fixed = s.tuning.launch_overhead + s.tuning.base_latency[std::size_t(p)];
   if (fixed > 0) sc_core::wait(to_sc_time(fixed));
@@ -66,7 +66,7 @@ WorkRecord run_collective(const std::string& name, const CollectiveOp& op, const
   double seconds = rec.end - rec.start;
   rec.breakdown.overhead = std::min(fixed, seconds);
   rec.breakdown.communication = seconds - rec.breakdown.overhead;
-  rec.energy = fabric.energy() - energy;
+  rec.energy = 0;  // the links' energy is the system's (RunResult::system.link_energy), not a device's
   double algbw = seconds > 0 ? op.bytes / seconds : 0;
   std::int64_t n = std::int64_t(groups.front().size());
   rec.details = {op.bytes, double(n), double(groups.size()), algbw, algbw * bus_bandwidth_factor(op.kind, n),
