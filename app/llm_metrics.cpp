@@ -101,6 +101,7 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   if (r.system.present) {  // every device used: FLOPs of all over their peaks
     double devices = double(r.system.devices_used);
     m.mfu = ratio(ratio(r.system.flops, r.seconds), devices * r.peak_flop_rate);
+    m.mbu = ratio(ratio(r.system.memory_bytes, r.seconds), devices * r.peak_memory_bandwidth);
   }
   m.hfu = m.mfu;
   if (workload.train) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <optional>
 
 #include "models/cluster/collective_engine.h"
@@ -22,6 +23,9 @@ struct SystemRunner::StepState {
   std::vector<std::size_t> detached_records;            // async collectives: (stage-major) indices to fix up
   std::deque<RankLists> groups;                         // kept alive while collectives run
   int running = 0;                                      // stage and detached processes not finished
+  // Per (stage, axis): the last detached collective started. The next one on the same axis waits
+  // for it, as collectives on one communicator run one after another (NCCL's stream order).
+  std::map<std::pair<int, int>, OpVertex> last_detached;
   sc_core::sc_event all_done;
 };
 
@@ -113,8 +117,16 @@ void SystemRunner::run_stage(StepState& st, int stage) {
       OpVertex v = ops[i++];
       if (!runs_detached(op)) { run_collective_op(st, v, false); continue; }
       ++st.running;
-      sc_core::sc_spawn([this, &st, v] {
-        try { run_collective_op(st, v, true); } catch (...) { fail_simulation(std::current_exception()); }
+      auto key = std::make_pair(stage, int(std::get<CollectiveOp>(op.shape).axis));
+      auto previous = st.last_detached.find(key);
+      std::optional<OpVertex> after;
+      if (previous != st.last_detached.end()) after = previous->second;
+      st.last_detached[key] = v;
+      sc_core::sc_spawn([this, &st, v, after] {
+        try {
+          if (after) while (!st.done[*after]) sc_core::wait(st.finished[*after]);
+          run_collective_op(st, v, true);
+        } catch (...) { fail_simulation(std::current_exception()); }
         if (--st.running == 0) st.all_done.notify();
       });
       continue;

@@ -152,6 +152,7 @@ DeviceUse stage_use(const RunResult& r, const Workload& w, std::int64_t stage, c
       u.idle += k.breakdown.idle;
       u.communication_overlapped += k.hidden;
       u.flops += k.flops;
+      u.memory_bytes += k.memory_bytes;
       u.energy += k.energy;
       accounted += k.seconds - k.hidden;
     }
@@ -175,6 +176,7 @@ void summarise(RunResult& r, const SystemSpec& s, const Workload& w, const Devic
   for (std::int64_t st = 0; st < p.pp; ++st) {
     m.stages.push_back(stage_use(r, w, st, device));
     m.flops += m.stages.back().flops * double(m.stages.back().ranks);
+    m.memory_bytes += m.stages.back().memory_bytes * double(m.stages.back().ranks);
     m.energy += m.stages.back().energy * double(m.stages.back().ranks);
   }
   for (const auto& step : r.steps)

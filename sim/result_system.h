@@ -17,6 +17,7 @@ struct DeviceUse {
   double compute = 0, memory = 0, communication = 0, overhead = 0, idle = 0;  // seconds
   double communication_overlapped = 0;  // collective seconds hidden behind its compute
   double flops = 0;            // one device's
+  double memory_bytes = 0;     // one device's main-memory traffic
   double energy = 0;           // one device's records (links apart)
   double memory_held = 0;      // bytes the workload keeps on it (weights, KV, activations, state)
   double memory_capacity = 0;  // its main memory
@@ -43,6 +44,7 @@ struct SystemMetrics {
   double link_bytes = 0, link_energy = 0;
   std::vector<LinkLoad> busiest_links;  // the most utilised link directions, at most 8
   double flops = 0;            // all devices: each stage's FLOPs × its ranks
+  double memory_bytes = 0;     // all devices: each stage's main-memory traffic × its ranks
   double energy = 0;           // all devices and links
 };
 

@@ -16,8 +16,9 @@ const std::shared_ptr<const RecordSchema>& collective_schema() {
 
 namespace {
 
-// Runs one round: waits its latency, starts every transfer, waits for the last to arrive.
-void run_round(const std::vector<Transfer>& round, const CollectivePlan& plan, const SystemSpec& s, Fabric& fabric) {
+// Runs one round: waits its latency, starts every transfer, waits for the last to arrive. Returns
+// the bytes it put on links (every hop counted).
+double run_round(const std::vector<Transfer>& round, const CollectivePlan& plan, const SystemSpec& s, Fabric& fabric) {
   int p = int(plan.protocol);
   double hop = 0;
   for (const auto& t : round) {
@@ -28,7 +29,9 @@ void run_round(const std::vector<Transfer>& round, const CollectivePlan& plan, c
   double latency = double(plan.steps_per_round) * (s.tuning.step_latency[std::size_t(p)] + hop);
   if (latency > 0) sc_core::wait(to_sc_time(latency));
   std::size_t pending = round.size();
-  if (pending == 0) return;
+  double link_bytes = 0;
+  for (const auto& t : round) link_bytes += fabric.link_bytes_of(t.from, t.to, t.bytes);
+  if (pending == 0) return 0;
   sc_core::sc_event done;
   double overhead = 1.0 / s.tuning.efficiency[std::size_t(p)];
   for (const auto& t : round)
@@ -36,6 +39,7 @@ void run_round(const std::vector<Transfer>& round, const CollectivePlan& plan, c
       if (--pending == 0) done.notify();
     });
   sc_core::wait(done);
+  return link_bytes;
 }
 
 }  // namespace
@@ -43,7 +47,7 @@ void run_round(const std::vector<Transfer>& round, const CollectivePlan& plan, c
 WorkRecord run_collective(const std::string& name, const CollectiveOp& op, const RankGroups& groups,
                           const SystemSpec& s, Fabric& fabric, double step_start) {
   CollectivePlan plan = plan_collective(op, groups, s, fabric);
-  double start = sim_now(), link_bytes = fabric.link_bytes();
+  double start = sim_now(), link_bytes = 0;
   int p = int(plan.protocol);
   double fixed = s.tuning.launch_overhead + s.tuning.base_latency[std::size_t(p)];
   if (fixed > 0) sc_core::wait(to_sc_time(fixed));
@@ -51,7 +55,7 @@ WorkRecord run_collective(const std::string& name, const CollectiveOp& op, const
   for (std::int64_t r = 0; r < plan.rounds; ++r) {
     round.clear();
     plan.transfers(r, round);
-    run_round(round, plan, s, fabric);
+    link_bytes += run_round(round, plan, s, fabric);
   }
   WorkRecord rec;
   rec.name = name;
@@ -70,7 +74,7 @@ WorkRecord run_collective(const std::string& name, const CollectiveOp& op, const
   double algbw = seconds > 0 ? op.bytes / seconds : 0;
   std::int64_t n = std::int64_t(groups.front().size());
   rec.details = {op.bytes, double(n), double(groups.size()), algbw, algbw * bus_bandwidth_factor(op.kind, n),
-                 fabric.link_bytes() - link_bytes, double(plan.rounds), 0};
+                 link_bytes, double(plan.rounds), 0};
   return rec;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "models/cluster/fabric.h"
@@ -263,6 +264,24 @@ double round_cost(const std::vector<Transfer>& round, Fabric& fabric, const Syst
   return double(steps) * (s.tuning.step_latency[int(p)] + hop) + busiest;
 }
 
+// The most transfers one collective may simulate (each a flow and, for a new pair, a route): a
+// ring over a million ranks or an all-to-all over a thousand is refused with this bound rather
+// than exhausting memory.
+constexpr double kMaxTransfers = 2e7, kMaxTransfersPerRound = 3e5;
+
+void check_size(const Draft& d, const CollectiveOp& op) {
+  double total = 0;
+  std::vector<Transfer> sample;
+  for (const auto& phase : d.phases) {
+    sample.clear();
+    d.fill(phase.first, sample);
+    if (double(sample.size()) > kMaxTransfersPerRound || (total += double(phase.rounds) * double(sample.size())) > kMaxTransfers)
+      workload_error(fmt::format("{} of {} ranks with algo={}: too many transfers to simulate (at most {:.0f} in a "
+                                 "round and {:.0f} in all; fewer ranks, or another algorithm)",
+                                 collective_name(op.kind), op.ranks, d.algorithm, kMaxTransfersPerRound, kMaxTransfers));
+  }
+}
+
 double estimate(const Draft& d, Fabric& fabric, const SystemSpec& s, Protocol p) {
   double t = s.tuning.launch_overhead + s.tuning.base_latency[int(p)];
   std::vector<Transfer> sample;
@@ -277,6 +296,8 @@ double estimate(const Draft& d, Fabric& fabric, const SystemSpec& s, Protocol p)
 }  // namespace
 
 CollectivePlan plan_collective(const CollectiveOp& op, const RankGroups& groups, const SystemSpec& s, Fabric& fabric) {
+  if (groups.empty() || groups.front().size() < 2)
+    throw std::logic_error(std::string(collective_name(op.kind)) + ": planned without a group of ranks");
   std::vector<std::string> protocols = {"auto", "Simple"};
   if (s.tuning.low_latency_protocols) protocols = {"auto", "LL", "LL128", "Simple"};
   if (std::find(protocols.begin(), protocols.end(), op.proto) == protocols.end())
@@ -286,6 +307,7 @@ CollectivePlan plan_collective(const CollectiveOp& op, const RankGroups& groups,
   best.estimate = std::numeric_limits<double>::infinity();
   for (const auto& algo : collective_algorithms(op, groups, s, op.algo)) {
     Draft d = draft(algo, op, groups, s);
+    check_size(d, op);
     for (Protocol p : {Protocol::ll, Protocol::ll128, Protocol::simple}) {
       if (p != Protocol::simple && !s.tuning.low_latency_protocols) continue;
       if (op.proto != "auto" && op.proto != protocol_name(p)) continue;

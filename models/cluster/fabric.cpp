@@ -71,6 +71,7 @@ std::vector<Fabric::LinkUse> Fabric::link_use() const {
   std::vector<LinkUse> out;
   const FlowNetwork& n = const_cast<Fabric*>(this)->host_.network();
   for (std::size_t i = 0; i < topology_resource_.size(); ++i) {
+    if (topology_resource_[i] < 0) continue;  // a device's collective engine
     ResourceId id = ResourceId(i);
     out.push_back({n.name(id), n.capacity(id), n.bytes_through(id), n.busy_seconds(id)});
   }

@@ -30,6 +30,10 @@ class Fabric : public sc_core::sc_module {
   void transfer(std::int64_t from, std::int64_t to, double bytes, double overhead, std::function<void()> on_done);
 
   const Route& route(std::int64_t from, std::int64_t to);
+  // Bytes a transfer of `bytes` puts on links, every hop counted.
+  double link_bytes_of(std::int64_t from, std::int64_t to, double bytes) {
+    return from == to ? 0 : bytes * cached(from, to).hop_weight;
+  }
   const Topology& topology() const { return topology_; }
 
   // Statistics: bytes over all links (each hop counted), and link energy in joules.
@@ -40,7 +44,7 @@ class Fabric : public sc_core::sc_module {
     std::string name;
     double capacity = 0, bytes = 0, busy = 0;
   };
-  std::vector<LinkUse> link_use() const;
+  std::vector<LinkUse> link_use() const;  // links and bridges only (not the copy engines)
 
  private:
   struct CachedRoute {

@@ -8,6 +8,9 @@
 namespace hwsim {
 
 namespace {
+// Largest graph a system file may describe: 1e7 link bundles is about 2 GB of Boost.Graph storage.
+constexpr double kMaxLinkBundles = 1e7;
+
 // "16x16" → {16, 16}; 1 to 3 dimensions, each ≥ 1, at most 1e6 chips in all.
 std::vector<std::int64_t> parse_torus(const Config& c) {
   const ParamValue& v = c.value("scale_up.torus");
@@ -82,6 +85,14 @@ SystemSpec SystemSpec::from_config(const Config& c) {
   if (double(s.nodes) * double(s.devices_per_node) > 1e6)
     config_error(fmt::format("{}: system.nodes: {} nodes of {} devices is out of range (at most 1000000 devices)",
                              c.value("system.nodes").origin, s.nodes, s.devices_per_node));
+  // Link bundles the builder will make inside nodes (the network adds about one per NIC port).
+  double dpn = double(s.devices_per_node), per_node = s.topology == ScaleUpTopology::all_to_all ? dpn * (dpn - 1) / 2
+                                                   : s.topology == ScaleUpTopology::switch_fabric ? dpn * double(s.switches)
+                                                   : s.topology == ScaleUpTopology::torus ? 3 * dpn : dpn;
+  if (per_node * double(s.nodes) > kMaxLinkBundles)
+    config_error(fmt::format("{}: scale_up: {:.0f} link bundles ({} nodes of {} devices, {}) is out of range (at most "
+                             "{:.0f})", s.path, per_node * double(s.nodes), s.nodes, s.devices_per_node,
+                             c.text("scale_up.topology"), kMaxLinkBundles));
   if (s.nodes > 1 && !s.network)
     config_error(fmt::format("{}: scale_out.topology: {} nodes need a network between them (scale_out.topology = "
                              "\"fat_tree\"), or system.nodes = 1", c.value("system.nodes").origin, s.nodes));

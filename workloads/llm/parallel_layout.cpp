@@ -33,7 +33,18 @@ Parallelism parse_parallelism(const WorkloadSpec& spec) {
   p.ep = spec.positive_int("ep", 1);
   p.dp = spec.positive_int("dp", 1);
   p.microbatches = spec.positive_int("microbatches", 1);
+  bound_parallelism(p, spec.text());
   return p;
+}
+
+void bound_parallelism(const Parallelism& p, const std::string& spec_text) {
+  double ranks = double(p.tp) * double(p.pp) * double(p.ep) * double(p.dp);
+  if (ranks > kMaxRanks)
+    workload_error(fmt::format("workload '{}': tp·pp·ep·dp = {:.0f} ranks is out of range (at most {:.0f})", spec_text,
+                               ranks, kMaxRanks));
+  if (double(p.microbatches) > kMaxMicrobatches)
+    workload_error(fmt::format("workload '{}': microbatches={} is out of range (at most {:.0f}: each is a copy of the "
+                               "step's ops)", spec_text, p.microbatches, kMaxMicrobatches));
 }
 
 void check_parallelism(const ModelArchitecture& m, std::int64_t batch, const Parallelism& p,

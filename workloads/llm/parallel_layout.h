@@ -32,6 +32,13 @@ class WorkloadSpec;
 const std::vector<std::string>& parallel_fields();
 
 // Reads the fields (positive whole numbers, default 1); no cross-checks.
+// Largest layouts a run accepts: the systems hold at most a million devices, and every
+// microbatch is a copy of the step's ops.
+inline constexpr double kMaxRanks = 1e6, kMaxMicrobatches = 4096;
+// Throws UserError(workload) when the layout is beyond those bounds (before any product of them
+// is formed in 64-bit integers).
+void bound_parallelism(const Parallelism& p, const std::string& spec_text);
+
 Parallelism parse_parallelism(const WorkloadSpec& spec);
 
 // Checks the layout against the model and the batch (the rules above); errors are

@@ -29,6 +29,7 @@ TrainRun parse_train_run(const WorkloadSpec& spec) {
   run.parallel.tp = spec.positive_int("tp", 1);
   run.parallel.pp = spec.positive_int("pp", 1);
   run.parallel.microbatches = spec.positive_int("microbatches", 1);
+  bound_parallelism(run.parallel, spec.text());
 
   std::int64_t zero = spec.non_negative_int("zero", 0);
   if (zero > 3)
