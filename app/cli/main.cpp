@@ -5,6 +5,28 @@
 #include "app/cli/commands.h"
 #include "sim/error.h"
 
+namespace {
+// The options of a run (and of a kernel program), on the top level and on `run`.
+void add_run_options(CLI::App* target, hwsim::RunOptions& run, hwsim::KernelOptions& kernel) {
+  target->add_option("--chip", run.chip, "chip file or shipped chip name (configs/NAME.toml)");
+  target->add_option("--system", run.system,
+                     "system file or shipped system name (configs/systems/NAME.toml): chips joined by links");
+  target->add_option("--workload,-w", run.workload, "workload spec, e.g. gemm:M=4096,N=4096,K=4096,dtype=bf16");
+  target->add_option("--set", run.overrides, "override a config key: KEY=VALUE (repeatable)")->take_all();
+  target->add_option("--json", run.json_path, "write the result document to FILE");
+  target->add_flag("--quiet,-q", run.quiet, "no text report on stdout");
+  target->add_option("--kernel", kernel.kernel, "run a .hwk kernel program on the warp model");
+  target->add_option("--grid", kernel.grid, "kernel: blocks in the grid");
+  target->add_option("--block", kernel.block, "kernel: threads per block");
+  target->add_option("--arg", kernel.args, "kernel argument NAME=VALUE or NAME=COUNT[:INIT[:SEED]] (repeatable)");
+  target->add_option("--dump", kernel.dumps, "after the run, print BUFFER or write it: BUFFER=FILE (repeatable)");
+  target->add_option("--max-cycles", kernel.max_cycles, "kernel: stop with an error after this many cycles");
+  target->add_option("--trace", kernel.trace_path,
+                     "write a Chrome trace to FILE: the kernel timeline of a workload, or one track per warp of a kernel");
+  target->add_option("--sample-sms", kernel.sample_sms, "kernel: simulate only N SMs and their share of the grid and bandwidth");
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace hwsim;
   CLI::App app{"hwsim: cycle-approximate simulator of AI hardware"};
@@ -12,27 +34,9 @@ int main(int argc, char** argv) {
 
   RunOptions run;
   KernelOptions kernel;
-  auto add_run_options = [&](CLI::App* target) {
-    target->add_option("--chip", run.chip, "chip file or shipped chip name (configs/NAME.toml)");
-    target->add_option("--system", run.system,
-                       "system file or shipped system name (configs/systems/NAME.toml): chips joined by links");
-    target->add_option("--workload,-w", run.workload, "workload spec, e.g. gemm:M=4096,N=4096,K=4096,dtype=bf16");
-    target->add_option("--set", run.overrides, "override a config key: KEY=VALUE (repeatable)")->take_all();
-    target->add_option("--json", run.json_path, "write the result document to FILE");
-    target->add_flag("--quiet,-q", run.quiet, "no text report on stdout");
-    target->add_option("--kernel", kernel.kernel, "run a .hwk kernel program on the warp model");
-    target->add_option("--grid", kernel.grid, "kernel: blocks in the grid");
-    target->add_option("--block", kernel.block, "kernel: threads per block");
-    target->add_option("--arg", kernel.args, "kernel argument NAME=VALUE or NAME=COUNT[:INIT[:SEED]] (repeatable)");
-    target->add_option("--dump", kernel.dumps, "after the run, print BUFFER or write it: BUFFER=FILE (repeatable)");
-    target->add_option("--max-cycles", kernel.max_cycles, "kernel: stop with an error after this many cycles");
-    target->add_option("--trace", kernel.trace_path,
-                       "write a Chrome trace to FILE: the kernel timeline of a workload, or one track per warp of a kernel");
-    target->add_option("--sample-sms", kernel.sample_sms, "kernel: simulate only N SMs and their share of the grid and bandwidth");
-  };
-  add_run_options(&app);
+  add_run_options(&app, run, kernel);
   CLI::App* run_cmd = app.add_subcommand("run", "simulate a workload on a chip (the default)");
-  add_run_options(run_cmd);
+  add_run_options(run_cmd, run, kernel);
 
   ValidateOptions validate;
   CLI::App* validate_cmd = app.add_subcommand("validate", "compare predictions with a measurement file (.jsonl)");

@@ -2,18 +2,12 @@
 // attention on heads/tp and kv_heads/tp, norms and residuals on the full hidden size.
 #include <doctest/doctest.h>
 
+#include "tests/fixtures/workload_support.h"
+
 #include "workloads/workload.h"
 
 using namespace hwsim;
-
-namespace {
-const Op& op_named(const OpGraph& g, const std::string& name) {
-  for (OpVertex v : execution_order(g))
-    if (g[v].name == name) return g[v];
-  FAIL("no op " << name);
-  throw;
-}
-}  // namespace
+using hwsim::test::op_named;
 
 TEST_CASE("llm parallel: tp splits each layer's GEMMs and heads per rank") {
   Workload one = WorkloadCatalog::build("decode:model=llama3_8b,batch=4,context=100");

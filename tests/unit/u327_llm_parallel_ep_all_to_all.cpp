@@ -3,18 +3,15 @@
 // tokens·top_k·hidden·act bytes; the expert GEMMs on those rows over the local experts.
 #include <doctest/doctest.h>
 
+#include "tests/fixtures/workload_support.h"
+
 #include "workloads/llm/moe.h"
 #include "workloads/workload.h"
 
 using namespace hwsim;
+using hwsim::test::op_named;
 
 namespace {
-const Op& op_named(const OpGraph& g, const std::string& name) {
-  for (OpVertex v : execution_order(g))
-    if (g[v].name == name) return g[v];
-  FAIL("no op " << name);
-  throw;
-}
 std::vector<std::string> inputs_of(const OpGraph& g, const std::string& name) {
   std::vector<std::string> out;
   for (OpVertex v : execution_order(g))

@@ -2,18 +2,12 @@
 // columns, down by rows), followed by an all_reduce of the routed rows; two all_reduces per layer.
 #include <doctest/doctest.h>
 
+#include "tests/fixtures/workload_support.h"
+
 #include "workloads/workload.h"
 
 using namespace hwsim;
-
-namespace {
-const Op& op_named(const OpGraph& g, const std::string& name) {
-  for (OpVertex v : execution_order(g))
-    if (g[v].name == name) return g[v];
-  FAIL("no op " << name);
-  throw;
-}
-}  // namespace
+using hwsim::test::op_named;
 
 TEST_CASE("llm parallel: MoE experts split by tp with an all_reduce after the down projection") {
   Workload one = WorkloadCatalog::build("decode:model=mixtral_8x7b,batch=4,context=64,layers=2");

@@ -1,24 +1,17 @@
 // Every parallel-layout mistake is one line UserError(workload) naming the numbers and what would do.
 #include <doctest/doctest.h>
 
+#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/workload_support.h"
+
 #include "sim/error.h"
 #include "workloads/workload.h"
 
 using namespace hwsim;
 
 namespace {
-std::string error_of(const std::string& spec) {
-  try {
-    WorkloadCatalog::build(spec);
-  } catch (const UserError& e) {
-    CHECK(e.code() == ExitCode::workload);
-    CHECK(std::string(e.what()).find('\n') == std::string::npos);
-    return e.what();
-  }
-  FAIL("no error for " << spec);
-  return "";
-}
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+std::string error_of(const std::string& spec) { return test::workload_error_of(spec); }
+bool has(const std::string& text, const std::string& part) { return test::contains(text, part); }
 }  // namespace
 
 TEST_CASE("llm parallel: invalid layouts are one-line errors with the numbers") {

@@ -2,19 +2,13 @@
 // is padded to the next multiple of tp (only when tp > 1), and the logits gather carries it.
 #include <doctest/doctest.h>
 
+#include "tests/fixtures/workload_support.h"
+
 #include "workloads/llm/parallel_layout.h"
 #include "workloads/workload.h"
 
 using namespace hwsim;
-
-namespace {
-const Op& op_named(const OpGraph& g, const std::string& name) {
-  for (OpVertex v : execution_order(g))
-    if (g[v].name == name) return g[v];
-  FAIL("no op " << name);
-  throw;
-}
-}  // namespace
+using hwsim::test::op_named;
 
 TEST_CASE("llm parallel: the vocabulary is padded to a multiple of tp") {
   CHECK(padded_vocab(50257, 1) == 50257);

@@ -158,13 +158,17 @@ bool tp_valid(const ModelArchitecture& m, std::int64_t tp) {
 // The best layout over `devices` devices that fits `capacity`: the run's micro-batch per replica,
 // or one sequence (more micro-batches: gradient accumulation). Preferred: no recomputation, then
 // the smallest tp·pp, then the run's micro-batch, then the lowest ZeRO stage, then the least memory.
+// The largest tp the advice proposes: Megatron's practice of keeping a tensor-parallel group inside
+// one 8-GPU server, a convention of the advice only (a run may ask for any tp the heads allow).
+constexpr std::int64_t kAdviceMaxTp = 8;
+
 std::optional<TrainRun> best_fit(const TrainRun& run, std::int64_t devices, double capacity) {
   std::optional<TrainRun> best;
   std::tuple<int, std::int64_t, int, int, double> best_key{};
   std::vector<std::int64_t> micro_batches = {run.micro_batch()};
   if (run.micro_batch() > 1) micro_batches.push_back(1);
   for (std::int64_t b : micro_batches)
-    for (std::int64_t tp = 1; tp <= std::min<std::int64_t>(8, devices); tp *= 2) {
+    for (std::int64_t tp = 1; tp <= std::min(kAdviceMaxTp, devices); tp *= 2) {
       if (devices % tp != 0 || !tp_valid(run.arch, tp)) continue;
       for (std::int64_t pp = 1; pp <= std::min(devices / tp, run.arch.layers); ++pp) {
         if ((devices / tp) % pp != 0) continue;
