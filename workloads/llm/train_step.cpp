@@ -47,6 +47,36 @@ StreamOp stream(double read, double written, double flops, std::int64_t rows) {
 // logit); backward: exp(x − lse) − one-hot, scaled (3 FLOP per logit).
 constexpr double kLossFlops = 4, kLossBackwardFlops = 3;
 
+// Appends the loss over the head's logits (this rank's vocabulary shard) to the forward nodes.
+// tp > 1: Megatron's vocabulary-parallel cross-entropy all-reduces the per-token max, then the
+// target logit and the sum of exponentials (fp32, one value per token each; counted as one op).
+void append_loss(std::vector<FwdNode>& nodes, const TrainRun& run, int head) {
+  const ModelArchitecture& m = run.arch;
+  const std::int64_t tokens = run.micro_batch() * run.seq, tp = run.parallel.tp;
+  const int stage = nodes[std::size_t(head)].op.stage;
+  const double a = bytes_per_element(run.dtypes.act), T = double(tokens);
+  const double V = double(std::get<GemmOp>(nodes[std::size_t(head)].op.shape).n);
+  auto append = [&](Op op, std::vector<int> inputs) {
+    FwdNode n;
+    op.stage = stage;
+    n.op = std::move(op);
+    n.inputs = std::move(inputs);
+    n.group = int(m.layers);
+    nodes.push_back(std::move(n));
+    return int(nodes.size()) - 1;
+  };
+  auto reduce = [&](const std::string& name, double bytes, int input) {
+    CollectiveOp c;
+    c.kind = CollectiveKind::all_reduce, c.bytes = bytes, c.axis = ParallelAxis::tp, c.ranks = tp;
+    c.dtype = DType::fp32;
+    return append(Op(name, "collective", c), {input});
+  };
+  int logits = head;
+  if (tp > 1) logits = reduce("loss.max_all_reduce", T * 4, head);
+  int loss = append(Op("loss", "reduction", stream(T * V * a, 2 * T * 4, kLossFlops * T * V, tokens)), {logits});
+  if (tp > 1) reduce("loss.sum_all_reduce", 2 * T * 4, loss);
+}
+
 std::vector<FwdNode> forward_template(const TrainRun& run) {
   const ModelArchitecture& m = run.arch;
   const std::int64_t tokens = run.micro_batch() * run.seq;
@@ -101,31 +131,7 @@ std::vector<FwdNode> forward_template(const TrainRun& run) {
     nodes.push_back(std::move(n));
   }
   if (head < 0) throw std::logic_error("train: the forward graph has no lm_head");
-  // The loss over the head's logits (this rank's vocabulary shard). tp > 1: Megatron's
-  // vocabulary-parallel cross-entropy all-reduces the per-token max, then the target logit and the
-  // sum of exponentials (fp32, one value per token each; the last two counted as one op).
-  const int stage = nodes[std::size_t(head)].op.stage;
-  const double a = bytes_per_element(run.dtypes.act), T = double(tokens);
-  const double V = double(std::get<GemmOp>(nodes[std::size_t(head)].op.shape).n);
-  auto append = [&](Op op, std::vector<int> inputs) {
-    FwdNode n;
-    op.stage = stage;
-    n.op = std::move(op);
-    n.inputs = std::move(inputs);
-    n.group = int(m.layers);
-    nodes.push_back(std::move(n));
-    return int(nodes.size()) - 1;
-  };
-  auto reduce = [&](const std::string& name, double bytes, int input) {
-    CollectiveOp c;
-    c.kind = CollectiveKind::all_reduce, c.bytes = bytes, c.axis = ParallelAxis::tp, c.ranks = tp;
-    c.dtype = DType::fp32;
-    return append(Op(name, "collective", c), {input});
-  };
-  int logits = head;
-  if (tp > 1) logits = reduce("loss.max_all_reduce", T * 4, head);
-  int loss = append(Op("loss", "reduction", stream(T * V * a, 2 * T * 4, kLossFlops * T * V, tokens)), {logits});
-  if (tp > 1) reduce("loss.sum_all_reduce", 2 * T * 4, loss);
+  append_loss(nodes, run, head);
   for (int i = 0; i < int(nodes.size()); ++i)
     for (int j : nodes[std::size_t(i)].inputs) nodes[std::size_t(j)].consumers.push_back(i);
   return nodes;
