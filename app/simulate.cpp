@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "app/inference_metrics.h"
 #include "app/llm_metrics.h"
 #include "app/step_runner.h"
 #include "sim/device/device.h"
@@ -37,6 +38,7 @@ void check_capacity(const DeviceInfo& device, const Workload& workload) {
                      fit_advice(workload, capacity));
     return;
   }
+  if (device.static_memory_plan) return;  // the device places tensors itself and refuses what does not fit
   for (const auto& step : workload.steps)
     for (OpVertex v : execution_order(step.graph)) {
       double bytes = op_min_bytes(step.graph[v]);
@@ -89,6 +91,7 @@ RunResult simulate(const Config& config, const Workload& workload) {
   result.steps = runner.take_results();
   finalize(result);
   result.llm = compute_llm_metrics(workload, result);
+  result.inference = compute_inference_metrics(result, device->info());
   return result;
 }
 

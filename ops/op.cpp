@@ -39,6 +39,7 @@ double shape_flops(const Op& op) {
         return 4.0 * double(a.batch) * double(a.heads) * double(a.head_dim) * attention_pairs(a);
       },
       [](const CollectiveOp&) { return 0.0; },
+      [](const ConvOp& c) { return 2.0 * conv_macs(c); },
   }, op.shape);
 }
 
@@ -60,6 +61,7 @@ double shape_min_bytes(const Op& op) {
         return q_and_o + k_and_v;
       },
       [](const CollectiveOp&) { return 0.0; },
+      [](const ConvOp& c) { return conv_input_bytes(c) + conv_weight_bytes(c) + conv_output_bytes(c); },
   }, op.shape);
 }
 

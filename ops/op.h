@@ -7,16 +7,20 @@
 #include <vector>
 
 #include "ops/collective.h"
+#include "ops/conv.h"
 #include "ops/dtype.h"
 
 namespace hwsim {
 
 // out[M,N] = x[M,K] · W[N,K]ᵀ, repeated `groups` times on distinct weights (grouped GEMM, e.g.
-// MoE experts). `a` is the activation dtype, `b` the weight dtype, `out` the result dtype.
+// MoE experts). `a` is the activation dtype, `b` the weight dtype, `out` the result dtype, `acc`
+// the dtype the products are summed in (fp32, as libraries do by default; fp16 is the
+// half-precision accumulate some tensor cores run faster: models/gpu/tile/gemm_lowering).
 struct GemmOp {
   std::int64_t m = 0, n = 0, k = 0;
   std::int64_t groups = 1;
   DType a = DType::bf16, b = DType::bf16, out = DType::bf16;
+  DType acc = DType::fp32;
 };
 
 // A pass over memory with little arithmetic (norms, activations, adds, copies): reads
@@ -71,7 +75,7 @@ struct FusedWork {
 };
 
 struct Op {
-  using Shape = std::variant<GemmOp, StreamOp, AttentionOp, CollectiveOp>;
+  using Shape = std::variant<GemmOp, StreamOp, AttentionOp, CollectiveOp, ConvOp>;
   Op() = default;
   Op(std::string op_name, std::string klass, Shape op_shape, std::string input = {}, std::string output = {})
       : name(std::move(op_name)), op_class(std::move(klass)), shape(std::move(op_shape)),

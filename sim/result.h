@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/result_inference.h"
 #include "sim/result_llm.h"
 #include "sim/result_system.h"
 
@@ -160,6 +161,7 @@ struct RunResult {
                              // which the model does not simulate
   LlmMetrics llm;            // language-model metrics (llm.present false for other workloads)
   SystemMetrics system;      // runs on a system of devices (system.present false on one chip)
+  InferenceMetrics inference;  // devices with a static memory plan (an MCU): per-inference figures
 
   double bytes_at(std::string_view level) const;   // run traffic at a level, 0 when not listed
   double detail(std::string_view key) const;

@@ -1,9 +1,29 @@
-// gemm:M=..,N=..,K=..,dtype=.. — one matrix multiply out[M,N] = x[M,K] · W[N,K]ᵀ.
+// gemm:M=..,N=..,K=..,dtype=..,acc=.. — one matrix multiply out[M,N] = x[M,K] · W[N,K]ᵀ.
 #include "sim/error.h"
 #include "workloads/workload.h"
 
 namespace hwsim {
 namespace {
+
+// The result dtype a library writes for inputs of dtype t: fp8/fp6/fp4 GEMMs write bf16 (cuBLASLt,
+// CUTLASS's block-scaled kernels), int8 GEMMs int32; otherwise the input dtype.
+DType result_dtype(DType t) {
+  if (t == DType::fp8 || t == DType::fp6 || t == DType::fp4) return DType::bf16;
+  return t == DType::int8 ? DType::fp32 : t;
+}
+
+// acc=fp32 (the default, as cuBLAS computes) or fp16: half-precision accumulate, which tensor
+// cores offer for fp16 and fp8 inputs only (PTX mma: f16 accumulators for .f16 and .e4m3/.e5m2).
+DType accumulate_dtype(const WorkloadSpec& spec, DType t) {
+  DType acc = spec.dtype("acc", DType::fp32);
+  if (acc != DType::fp32 && acc != DType::fp16)
+    workload_error("workload '" + spec.text() + "': acc: " + std::string(dtype_name(acc)) +
+                   " is not an accumulate dtype; valid: fp32, fp16");
+  if (acc == DType::fp16 && t != DType::fp16 && t != DType::fp8)
+    workload_error("workload '" + spec.text() + "': acc: fp16 accumulate needs dtype=fp16 or fp8 (tensor cores sum " +
+                   std::string(dtype_name(t)) + " products in fp32); use acc=fp32");
+  return acc;
+}
 
 Workload build_gemm(const WorkloadSpec& spec) {
   GemmOp g;
@@ -13,18 +33,20 @@ Workload build_gemm(const WorkloadSpec& spec) {
   DType t = spec.dtype("dtype", DType::bf16);
   if (t == DType::int4)
     workload_error("workload '" + spec.text() + "': dtype: int4 is weight-only (use a decode or prefill "
-                   "workload with weights=int4); valid here: bf16, fp16, fp32, tf32, fp8, int8");
+                   "workload with weights=int4); valid here: bf16, fp16, fp32, tf32, fp8, int8, fp6, fp4");
   g.a = g.b = t;
-  // fp8/int8 GEMMs write a wider result, as the libraries do (bf16 for fp8, int32 for int8).
-  g.out = t == DType::fp8 ? DType::bf16 : t == DType::int8 ? DType::fp32 : t;
-  spec.reject_unused({"M", "N", "K", "dtype"});
+  g.out = result_dtype(t);
+  g.acc = accumulate_dtype(spec, t);
+  spec.reject_unused({"M", "N", "K", "dtype", "acc"});
   Workload w;
   w.steps.push_back(WorkloadStep{"gemm", {}});
   add_op(w.steps.back().graph, Op{"gemm", "gemm", g});
   return w;
 }
 
-HWSIM_REGISTER_WORKLOAD("gemm", "one matrix multiply out = x·Wᵀ: M, N, K, dtype=bf16|fp16|fp32|tf32|fp8|int8",
+HWSIM_REGISTER_WORKLOAD("gemm",
+                        "one matrix multiply out = x·Wᵀ: M, N, K, dtype=bf16|fp16|fp32|tf32|fp8|int8|fp6|fp4, "
+                        "acc=fp32|fp16 (fp16 accumulate: dtype fp16 or fp8)",
                         build_gemm);
 
 }  // namespace

@@ -41,7 +41,7 @@ int list_command(const std::string& what, const std::string& kind) {
   } else if (what == "chips") {
     for (const auto& name : shipped_chips()) {
       Config c = load_config(name, {});
-      fmt::print("{:<10} {:<9} {}\n", name, c.kind(), c.text("description"));
+      fmt::print("{:<18} {:<9} {}\n", name, c.kind(), c.text("description"));
     }
   } else if (what == "systems") {
     for (const auto& name : shipped_systems()) {

@@ -188,6 +188,11 @@ bool even_per_node(const RankGroups& groups, const SystemSpec& s) {
   return nodes.size() > 1;
 }
 
+// Every rank of the groups has a direct link to every other: one node of an all_to_all scale-up.
+bool fully_connected(const RankGroups& groups, const SystemSpec& s) {
+  return s.topology == ScaleUpTopology::all_to_all && !spans_nodes(groups, s);
+}
+
 bool whole_torus(const RankGroups& groups, const SystemSpec& s) {
   if (s.topology != ScaleUpTopology::torus || s.nodes != 1 || groups.size() != 1) return false;
   const auto& g = groups.front();
@@ -221,8 +226,10 @@ std::vector<std::string> collective_algorithms(const CollectiveOp& op, const Ran
   if (reduce && spans_nodes(groups, s) && even_per_node(groups, s)) ok.push_back("hierarchical");
   if (reduce && whole_torus(groups, s)) ok.push_back("torus");
   if (requested == "auto") {
-    // NCCL's own choices: no direct all-reduce, all-gather or reduce-scatter (direct stays available by name).
-    if (op.kind != CollectiveKind::all_to_all && op.kind != CollectiveKind::send_recv)
+    // NCCL's own choices: no direct all-reduce, all-gather or reduce-scatter (direct stays available by name)
+    // — except on a fully connected mesh (xGMI), where RCCL runs one ring per link permutation so that
+    // every peer link carries data at once: direct transfers are that traffic pattern.
+    if (op.kind != CollectiveKind::all_to_all && op.kind != CollectiveKind::send_recv && !fully_connected(groups, s))
       std::erase(ok, std::string("direct"));
     return ok;
   }

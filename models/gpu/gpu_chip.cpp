@@ -29,7 +29,21 @@ const ParamRegistration gpu_params({"gpu"}, {
         .defaults_to("0").zero_allowed(),
     real_param("gpu.sm.flops_per_clock.int8", "dense INT8 tensor-core OP per clock per SM; 0 = none")
         .defaults_to("0").zero_allowed(),
+    real_param("gpu.sm.flops_per_clock.fp6", "dense FP6 (E3M2/E2M3, block-scaled) tensor-core FLOP per clock per SM; 0 = none")
+        .defaults_to("0").zero_allowed(),
+    real_param("gpu.sm.flops_per_clock.fp4", "dense FP4 (E2M1, block-scaled) tensor-core FLOP per clock per SM; 0 = none")
+        .defaults_to("0").zero_allowed(),
+    real_param("gpu.sm.flops_per_clock.fp16_acc16",
+               "dense FP16 tensor-core FLOP per clock per SM with FP16 accumulate (GeForce: 2x the FP32-accumulate "
+               "fp16 rate); 0 = the same as gpu.sm.flops_per_clock.fp16")
+        .defaults_to("0").zero_allowed(),
+    real_param("gpu.sm.flops_per_clock.fp8_acc16",
+               "dense FP8 tensor-core FLOP per clock per SM with FP16 accumulate (GeForce Ada: 2x the FP32-accumulate "
+               "fp8 rate); 0 = the same as gpu.sm.flops_per_clock.fp8")
+        .defaults_to("0").zero_allowed(),
     count_param("gpu.sm.max_warps", "resident warps per SM").defaults_to("64"),
+    count_param("gpu.sm.warp_size", "threads of a warp (NVIDIA 32) or wavefront (AMD CDNA 64)").defaults_to("32")
+        .at_most(1024),
     count_param("gpu.sm.max_ctas", "resident thread blocks per SM").defaults_to("32"),
     count_param("gpu.sm.registers", "32-bit registers per SM").defaults_to("65536"),
     quantity_param("gpu.sm.shared_memory", Dimension::bytes, "shared memory a CTA may use per SM"),
@@ -77,8 +91,12 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.core_model = c.text("gpu.core.model");
   g.sm_count = int(c.whole("gpu.sm_count"));
   g.clock_hz = c.number("gpu.sm.clock");
-  for (DType t : {DType::fp32, DType::tf32, DType::bf16, DType::fp16, DType::fp8, DType::int8})
+  for (DType t : {DType::fp32, DType::tf32, DType::bf16, DType::fp16, DType::fp8, DType::int8, DType::fp6, DType::fp4})
     g.flops_per_clock[int(t)] = c.number("gpu.sm.flops_per_clock." + std::string(dtype_name(t)));
+  for (DType t : {DType::fp16, DType::fp8}) {  // FP16 accumulate: 0 = the FP32-accumulate rate
+    double acc16 = c.number("gpu.sm.flops_per_clock." + std::string(dtype_name(t)) + "_acc16");
+    g.flops_per_clock_acc16[int(t)] = acc16 > 0 ? acc16 : g.flops_per_clock[int(t)];
+  }
   g.max_warps_per_sm = int(c.whole("gpu.sm.max_warps"));
   g.max_ctas_per_sm = int(c.whole("gpu.sm.max_ctas"));
   g.registers_per_sm = int(c.whole("gpu.sm.registers"));
@@ -107,6 +125,10 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.attention_efficiency = c.number("gpu.tile.attention_efficiency");
   g.tile_load_dram_efficiency = c.number("gpu.tile.tile_load_dram_efficiency");
   g.attention_overhead = c.number("gpu.tile.attention_overhead");
+  g.layout = GpuMemoryLayout::from_config(c, g.sm_count);
+  g.vocabulary = GpuVocabulary::from_config(c);
+  g.warp_size = int(c.whole("gpu.sm.warp_size"));
+  g.gemm_library = GemmLibraryHabits::from_config(c);
   return g;
 }
 

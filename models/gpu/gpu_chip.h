@@ -4,6 +4,9 @@
 #include <array>
 #include <string>
 
+#include "models/gpu/gpu_memory_layout.h"
+#include "models/gpu/library_habits.h"
+#include "models/gpu/vendor_vocabulary.h"
 #include "ops/dtype.h"
 
 namespace hwsim {
@@ -17,7 +20,10 @@ struct GpuChip {
   // Streaming multiprocessors
   int sm_count = 0;
   double clock_hz = 0;               // SM clock
-  std::array<double, 7> flops_per_clock{};  // dense FLOP per clock per SM, indexed by DType; 0 = unsupported
+  std::array<double, kDTypeCount> flops_per_clock{};  // dense FLOP per clock per SM, indexed by DType, FP32 accumulate; 0 = unsupported
+  // The same with FP16 accumulate, for the dtypes whose tensor cores offer it (fp16, fp8): GeForce
+  // parts run it at twice their FP32-accumulate rate, datacenter parts at the same rate. 0 = none.
+  std::array<double, kDTypeCount> flops_per_clock_acc16{};
   int max_warps_per_sm = 0;
   int max_ctas_per_sm = 0;
   int registers_per_sm = 0;
@@ -33,6 +39,14 @@ struct GpuChip {
   double hbm_bandwidth = 0;          // bytes/s, datasheet
   double hbm_latency = 0;            // seconds
   double hbm_efficiency = 0;         // achievable fraction of hbm_bandwidth
+  // Partitions with private L2 slices and the memory-side cache (AMD XCDs, Infinity Cache);
+  // one partition and none for NVIDIA. l2_bytes / l2_bandwidth above are chip totals.
+  GpuMemoryLayout layout;
+
+  // Vendor facts: the words reports use, the threads of a warp/wavefront, the GEMM library's habits.
+  GpuVocabulary vocabulary;
+  int warp_size = 32;                // gpu.sm.warp_size: NVIDIA warp 32, AMD CDNA wavefront 64
+  GemmLibraryHabits gemm_library;
 
   // Power and energy: a kernel's energy is idle power × its time, active-SM power × the SM-seconds
   // its CTAs held SMs, and per operation the energy of its FLOPs (tensor cores or CUDA cores) and
@@ -57,8 +71,18 @@ struct GpuChip {
 
   double flop_rate_per_sm(DType t) const { return flops_per_clock[int(t)] * clock_hz; }
   double peak_flop_rate(DType t) const { return flop_rate_per_sm(t) * sm_count; }
+  // Math in t summed in acc: the FP16-accumulate rate where the chip has one for t, else the
+  // FP32-accumulate rate (acc = fp32 always gives the plain rate above).
+  double flop_rate_per_sm(DType t, DType acc) const {
+    double acc16 = flops_per_clock_acc16[int(t)];
+    return (acc == DType::fp16 && acc16 > 0 ? acc16 : flops_per_clock[int(t)]) * clock_hz;
+  }
+  double peak_flop_rate(DType t, DType acc) const { return flop_rate_per_sm(t, acc) * sm_count; }
   double usable_hbm_bandwidth() const { return hbm_bandwidth * hbm_efficiency; }
   bool supports(DType t) const { return flops_per_clock[int(t)] > 0; }
+  int sms_per_partition() const { return sm_count / layout.partitions; }
+  int partition_of_sm(int sm) const { return sm / sms_per_partition(); }
+  int threads_per_sm() const { return max_warps_per_sm * warp_size; }
 
   static GpuChip from_config(const Config& config);
 };

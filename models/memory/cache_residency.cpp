@@ -40,7 +40,10 @@ double CacheResidency::insert(std::int64_t id, double begin, double end, bool di
     lru_.erase(it->second);
     where_.erase(it);
   }
-  if (end - begin > capacity_) return dirty ? end - begin : 0;  // cannot stay: written through
+  if (end - begin > capacity_) {  // cannot stay: written through
+    record(Entry{id, begin, end, dirty});
+    return dirty ? end - begin : 0;
+  }
   lru_.push_front(Entry{id, begin, end, dirty});
   where_.emplace(id, lru_.begin());
   used_ += end - begin;
@@ -52,11 +55,23 @@ double CacheResidency::evict_to_fit() {
   while (used_ > capacity_ && lru_.size() > 1) {
     const Entry& victim = lru_.back();
     if (victim.dirty) written_back += victim.bytes();
+    record(victim);
     used_ -= victim.bytes();
     where_.erase(victim.id);
     lru_.pop_back();
   }
   return written_back;
+}
+
+double CacheResidency::clean_all() {
+  double bytes = 0;
+  for (Entry& e : lru_) {
+    if (!e.dirty) continue;
+    bytes += e.bytes();
+    record(e);
+    e.dirty = false;
+  }
+  return bytes;
 }
 
 }  // namespace hwsim

@@ -8,12 +8,19 @@
 #include <cstdint>
 #include <list>
 #include <unordered_map>
+#include <vector>
 
 namespace hwsim {
 
 struct CacheTraffic {
   double miss_bytes = 0;       // read from the next level out
   double writeback_bytes = 0;  // dirty bytes evicted to the next level out to make room
+};
+
+// A dirty byte range of one object that left a cache level (for a farther cache to take in).
+struct WrittenBack {
+  std::int64_t id;
+  double begin, end;
 };
 
 class CacheResidency {
@@ -27,6 +34,12 @@ class CacheResidency {
   // Writes `bytes` of object `id` at `offset` (allocates it dirty).
   CacheTraffic write(std::int64_t id, double bytes, double offset = 0);
   bool resident(std::int64_t id) const { return where_.count(id) != 0; }
+  // From now on, every dirty range this level writes back (evicted, or too large to stay) is also
+  // appended to `sink` (nullptr: not recorded), so a farther cache can allocate it.
+  void record_write_backs(std::vector<WrittenBack>* sink) { sink_ = sink; }
+  // Writes every dirty object back (a release at kernel end); they stay resident, clean. Returns
+  // the bytes (recorded in the sink as well).
+  double clean_all();
   double resident_bytes() const { return used_; }
 
  private:
@@ -40,8 +53,10 @@ class CacheResidency {
   // before in `missed`, and the write-back bytes of the evictions.
   double insert(std::int64_t id, double begin, double end, bool dirty, double* missed);
   double evict_to_fit();  // evicts least recent entries until within capacity; write-back bytes
+  void record(const Entry& e) { if (sink_ && e.dirty) sink_->push_back({e.id, e.begin, e.end}); }
   double capacity_;
   double used_ = 0;
+  std::vector<WrittenBack>* sink_ = nullptr;
   std::list<Entry> lru_;  // front = most recent
   std::unordered_map<std::int64_t, std::list<Entry>::iterator> where_;
 };

@@ -20,9 +20,10 @@ void require(const SystolicChip& chip, const std::string& op, DType t, const cha
                                dtype_name(t), what, chip.name, dtype_name(t)));
 }
 
-// FP8 storage needs the chip's FP8 conversion; int8/int4 storage is widened on the vector unit.
+// FP8 (and block-scaled FP6/FP4) storage needs the chip's conversion for that format; int8/int4
+// storage is widened on the vector unit.
 void require_storage(const SystolicChip& chip, const std::string& op, DType t, const char* what) {
-  if (t == DType::fp8) require(chip, op, t, what);
+  if (t == DType::fp8 || t == DType::fp6 || t == DType::fp4) require(chip, op, t, what);
 }
 
 std::string shape_key(const Op& op) {
@@ -35,6 +36,9 @@ std::string shape_key(const Op& op) {
       },
       [](const CollectiveOp&) -> std::string {
         throw std::logic_error("a collective reached a device: the system runner runs it on links");
+      },
+      [](const ConvOp&) -> std::string {
+        throw std::logic_error("a conv reached shape_key: OpLowering::lower runs it as its implicit GEMM");
       },
   }, op.shape);
   return key + fmt::format("|{},{},{}", op.fused.vector_flops, op.fused.extra_bytes_read, op.fused.extra_bytes_written);
@@ -92,7 +96,18 @@ std::vector<Phase> OpLowering::phases_of(const Op& op, const std::string& key) {
   return phases;
 }
 
+// A conv runs as XLA lowers it for the MXU: its implicit GEMM (ops/conv.h); a depthwise conv as a
+// vector pass. The record keeps the conv's name and class.
+static Op as_implicit_gemm(const Op& op, const ConvOp& c) {
+  check_conv(c, op.name);
+  Op lowered = op;
+  if (is_depthwise(c)) lowered.shape = depthwise_as_stream(c);
+  else lowered.shape = conv_as_gemm(c);
+  return lowered;
+}
+
 OpPlan OpLowering::lower(const Op& op) {
+  if (const auto* c = std::get_if<ConvOp>(&op.shape)) return lower(as_implicit_gemm(op, *c));
   check_dtypes(op, chip_);
   OpPlan plan;
   plan.name = op.name;

@@ -37,6 +37,10 @@ const ParamRegistration systolic_params({"systolic"}, {
                "0 = unsupported").defaults_to("0").zero_allowed(),
     real_param("systolic.mxu.macs_per_cell.fp32", "FP32 (bf16x6 passes) multiply-adds per cell per clock; "
                "0 = unsupported").defaults_to("0").zero_allowed(),
+    real_param("systolic.mxu.macs_per_cell.fp6", "FP6 (block-scaled) multiply-adds per cell per clock; "
+               "0 = unsupported (no TPU modelled has FP6)").defaults_to("0").zero_allowed(),
+    real_param("systolic.mxu.macs_per_cell.fp4", "FP4 (block-scaled) multiply-adds per cell per clock; "
+               "0 = unsupported (no TPU modelled has FP4)").defaults_to("0").zero_allowed(),
     fraction_param("systolic.mxu.efficiency", "sustained fraction of the fold arithmetic (issue gaps between "
                    "pushes, result-buffer pops); estimate").defaults_to("0.9"),
     count_param("systolic.vpu.lanes", "vector unit lanes").at_most(kMaxArrayEdge).defaults_to("128"),
@@ -91,7 +95,7 @@ SystolicChip SystolicChip::from_config(const Config& c) {
   s.cols = int(c.whole("systolic.mxu.cols"));
   s.dataflow = parse_dataflow(c.text("systolic.mxu.dataflow"));
   s.preload = c.text("systolic.mxu.preload") == "serial" ? Preload::serial : Preload::overlapped;
-  for (DType t : {DType::fp32, DType::tf32, DType::bf16, DType::fp16, DType::fp8, DType::int8})
+  for (DType t : {DType::fp32, DType::tf32, DType::bf16, DType::fp16, DType::fp8, DType::int8, DType::fp6, DType::fp4})
     s.macs_per_cell[std::size_t(t)] = c.number("systolic.mxu.macs_per_cell." + std::string(dtype_name(t)));
   s.mxu_efficiency = c.number("systolic.mxu.efficiency");
   s.vpu_lanes = int(c.whole("systolic.vpu.lanes"));

@@ -47,6 +47,10 @@ struct DeviceInfo {
   double tdp = 0;                   // watts
   // Names of every record's numbers: `memory` names near → far, and the device's details.
   std::shared_ptr<const RecordSchema> schema;
+  // The device holds every tensor in a static plan (a microcontroller: activations in an SRAM
+  // arena, weights in SRAM or flash) and refuses a step that does not fit it; the runner skips its
+  // per-op check against main memory and derives inference metrics (RunResult::inference).
+  bool static_memory_plan = false;
 
   const MemoryLevel& main_memory() const { return memory.back(); }
 };

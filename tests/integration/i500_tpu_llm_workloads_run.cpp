@@ -4,17 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/json_run.h"
 
 using namespace hwsim::test;
 
 namespace {
 nlohmann::json run_json(const std::string& args) {
   static int n = 0;
-  auto json = scratch_dir() / ("tpu" + std::to_string(++n) + ".json");
-  CliRun r = run_hwsim(args + " --quiet --json '" + json.string() + "'");
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return nlohmann::json::parse(read_text(json));
+  return run_hwsim_json(args, "tpu" + std::to_string(++n) + ".json");
 }
 }  // namespace
 

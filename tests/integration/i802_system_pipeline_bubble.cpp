@@ -8,16 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/json_run.h"
 
 using namespace hwsim::test;
 
 namespace {
 nlohmann::json run_json(const std::string& workload, const std::string& file) {
-  auto json = scratch_dir() / file;
-  CliRun r = run_hwsim("--system h200x2 -w " + workload + " --quiet --json '" + json.string() + "'");
-  REQUIRE(r.exit_code == 0);
-  return nlohmann::json::parse(read_text(json));
+  return run_hwsim_json("--system h200x2 -w " + workload, file);
 }
 // The record named `name` in the (only) step.
 const nlohmann::json& record(const nlohmann::json& doc, const std::string& name) {

@@ -6,17 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/json_run.h"
 
 using namespace hwsim::test;
 
 namespace {
-nlohmann::json run_json(const std::string& args, const std::string& file) {
-  auto json = scratch_dir() / file;
-  CliRun r = run_hwsim(args + " --quiet --json '" + json.string() + "'");
-  REQUIRE(r.exit_code == 0);
-  return nlohmann::json::parse(read_text(json));
-}
+nlohmann::json run_json(const std::string& args, const std::string& file) { return run_hwsim_json(args, file); }
 }  // namespace
 
 TEST_CASE("cli system: decode with tp=2 on h200x2 is faster than tp=1, and less than twice as fast") {

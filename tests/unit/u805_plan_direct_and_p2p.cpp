@@ -1,7 +1,8 @@
 // Direct: every rank to every other at once, S/n each (all_to_all: one round; all_reduce: a
 // reduce-scatter exchange then an all-gather exchange, 2 rounds). send_recv: one transfer of S from
 // the first rank of each pair to the second. With algo=auto the library never picks direct for
-// all_reduce, all_gather or reduce_scatter (NCCL has none), but it stays available by name.
+// all_reduce, all_gather or reduce_scatter on a switch (NCCL has none), but it stays available by
+// name (on a fully connected mesh auto may pick it: u815).
 #include <algorithm>
 
 #include "tests/unit/u8_system_support.h"

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "sim/error.h"
+
 namespace hwsim {
 
 AttentionOp attention_backward_shape(const AttentionOp& f) {
@@ -70,6 +72,9 @@ BackwardOps backward_of(const Op& f, const std::string& prefix) {
       if (b.kind == CollectiveKind::send_recv) b.reverse = !s.reverse;  // the gradient flows back
       out.ops.push_back(derived(f, name, b));
       out.grad_input = 0;
+    } else if constexpr (std::is_same_v<T, ConvOp>) {
+      workload_error(name + ": a convolution has no backward rule yet (training graphs hold GEMMs, attention and "
+                     "stream ops)");
     } else {
       static_assert(sizeof(T) == 0, "every op shape needs a backward rule");
     }

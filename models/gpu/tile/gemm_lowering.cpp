@@ -2,24 +2,15 @@
 #include "sim/arith.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <fmt/format.h>
 
 namespace hwsim {
 namespace {
 
-struct TileShape { int bm, bn; };
-
-// Tile shapes of the kind cuBLAS/CUTLASS ship for each class of math unit.
-const std::vector<TileShape>& tensor_tiles() {
-  static const std::vector<TileShape> tiles = {{128, 256}, {256, 128}, {128, 192}, {128, 128},
-                                               {128, 64},  {64, 256},  {64, 128},  {64, 64}};
-  return tiles;
-}
-const std::vector<TileShape>& simt_tiles() {
-  static const std::vector<TileShape> tiles = {{128, 128}, {128, 64}, {64, 128}, {64, 64}};
-  return tiles;
-}
+// Tile shapes are the chip's (chip.gemm_library: cuBLAS/CUTLASS shapes by default, hipBLASLt's on
+// AMD; models/gpu/library_habits.h).
 const int kSplitFactors[] = {1, 2, 3, 4, 6, 8, 12, 16};
 // Weight-only formats (b narrower than a) are dequantised on the CUDA cores before the MMA:
 // unpack, convert, scale — about this many FP32-pipe operations per weight element.
@@ -40,7 +31,9 @@ struct Footprint {
 std::optional<Footprint> footprint(const GemmOp& g, const GpuChip& chip, int bm, int bn, int bk) {
   double stage = (bm * bytes_per_element(g.a) + bn * bytes_per_element(g.b)) * bk;
   int stages = int(std::min(4.0, std::floor(chip.shared_memory_per_sm / stage)));
-  if (stages < 2) return std::nullopt;
+  // Loads straight into shared memory need two buffers; with loads prefetched into registers
+  // (AMD PrefetchGlobalRead) one LDS buffer suffices.
+  if (stages < (chip.gemm_library.register_prefetch_stages > 0 ? 1 : 2)) return std::nullopt;
   double accumulator = double(bm) * bn * 4.0;
   if (accumulator > accumulator_budget(chip)) return std::nullopt;
   int by_smem = int(chip.shared_memory_per_sm / (stages * stage));
@@ -52,7 +45,37 @@ std::optional<Footprint> footprint(const GemmOp& g, const GpuChip& chip, int bm,
 int k_step(const GemmOp& g) {
   DType math = gemm_math_dtype(g);
   if (math == DType::fp32) return 16;                        // SIMT: a few K per stage
-  return int(128 / bytes_per_element(math));                 // tensor cores: 128-byte K slices
+  // Tensor cores: 128-byte K slices, as the nearest power of two of elements (block-scaled
+  // formats, whose bytes include their scales: fp6 128, fp4 256, as CUTLASS's SM100 tiles).
+  int elements = int(128 / bytes_per_element(math));
+  int below = int(std::bit_floor(unsigned(elements)));
+  return elements - below <= 2 * below - elements ? below : 2 * below;
+}
+
+// K per stage of a tile the library lists with its depth for 16-bit operands (the same bytes).
+int k_step(const GemmOp& g, const GemmTileShape& shape) {
+  if (shape.bk16 == 0 || gemm_math_dtype(g) == DType::fp32) return k_step(g);
+  return std::max(1, int(std::lround(shape.bk16 * 2.0 / bytes_per_element(gemm_math_dtype(g)))));
+}
+
+// Operand bytes of `stages` pipeline stages in flight (Little's law), counting the stages a
+// library prefetches into registers.
+double in_flight_bytes(const GemmOp& g, const GpuChip& chip, int stages, int bm, int bn, int bk) {
+  return (stages - 1 + chip.gemm_library.register_prefetch_stages) *
+         (bm * bytes_per_element(g.a) + bn * bytes_per_element(g.b)) * bk;
+}
+
+// hipBLASLt's WorkGroupMappingXCC: the hardware deals thread block i to partition i mod P; the
+// kernel renumbers blocks so that partition p runs a contiguous run of the tile order (its share,
+// the first n mod P partitions one more). Returns `ctas` in hardware dispatch order.
+std::vector<CtaWork> remap_to_partitions(std::vector<CtaWork> ctas, int partitions) {
+  std::size_t n = ctas.size(), p_count = std::size_t(partitions), q = n / p_count, r = n % p_count;
+  std::vector<CtaWork> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t p = i % p_count, k = i / p_count;
+    out[i] = std::move(ctas[p * q + std::min(p, r) + k]);
+  }
+  return out;
 }
 
 // Analytic wave model used only to rank candidates (the simulation decides the real time).
@@ -78,7 +101,7 @@ double estimate(const GemmOp& g, const GpuChip& chip, const GemmTiling& t) {
   double cta_bytes = (t.bm * ea + t.bn * eb / cluster) * kc;
   double l2_time = active * cta_bytes / chip.l2_bandwidth;
   double port = chip.sm_port_bytes_per_clock * chip.clock_hz / sharing;
-  double in_flight = (t.stages - 1) * (t.bm * ea + t.bn * eb) * t.bk;
+  double in_flight = in_flight_bytes(g, chip, t.stages, t.bm, t.bn, t.bk);
   double latency_rate = in_flight / chip.hbm_latency;
   double load_time = cta_bytes / std::min(port, latency_rate);
   double epilogue = t.bm * t.bn * eo / port + chip.cta_overhead;
@@ -100,14 +123,14 @@ DType gemm_math_dtype(const GemmOp& g) {
 double gemm_sm_flop_rate(const GemmOp& g, const GpuChip& chip) {
   DType math = gemm_math_dtype(g);
   double efficiency = math == DType::fp32 ? chip.simt_efficiency : chip.tensor_efficiency;
-  return chip.flop_rate_per_sm(math) * efficiency;
+  return chip.flop_rate_per_sm(math, g.acc) * efficiency;  // acc = fp16: the FP16-accumulate rate
 }
 
 std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
   std::vector<GemmTiling> out;
   bool simt = gemm_math_dtype(g) == DType::fp32;
-  int bk = k_step(g);
-  for (const auto& shape : simt ? simt_tiles() : tensor_tiles()) {
+  for (const auto& shape : simt ? chip.gemm_library.simt_tiles : chip.gemm_library.tensor_tiles) {
+    int bk = k_step(g, shape);
     auto fp = footprint(g, chip, shape.bm, shape.bn, bk);
     if (!fp) continue;
     double base_tiles = double(ceil_div(g.m, shape.bm) * ceil_div(g.n, shape.bn) * g.groups);
@@ -157,14 +180,14 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
                          t.stages, t.split_k, cluster, t.ctas_per_sm);
   k.sm_flop_rate = gemm_sm_flop_rate(g, chip);
   k.ctas_per_sm = t.ctas_per_sm;
-  k.bytes_in_flight = (t.stages - 1) * (t.bm * ea + t.bn * eb) * t.bk;
+  k.bytes_in_flight = in_flight_bytes(g, chip, t.stages, t.bm, t.bn, t.bk);
   double a_share = t.bm * ea, b_share = t.bn * eb;
   k.l2_read_factor = (a_share + b_share / cluster) / (a_share + b_share);
   k.hbm_access_cost = 1.0 / chip.tile_load_dram_efficiency;
   k.prologue = 0;
   k.flops = 2.0 * double(g.m) * g.n * g.k * g.groups;
   k.min_bytes = double(g.groups) * (double(g.m) * g.k * ea + double(g.n) * g.k * eb + double(g.m) * g.n * eo);
-  k.peak_flop_rate = chip.peak_flop_rate(k.dtype);
+  k.peak_flop_rate = chip.peak_flop_rate(k.dtype, g.acc);
 
   // L2 objects: A row-panels and B column-panels per (group, k-slice).
   // x rows [i·bm, …) and K slice s, as blocks of the input tensor (panels when it has no id).
@@ -228,6 +251,8 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
       }
       k.ctas.push_back(std::move(c));
     }
+    if (chip.gemm_library.partition_remap && chip.layout.partitions > 1)
+      k.ctas = remap_to_partitions(std::move(k.ctas), chip.layout.partitions);
     return k;
   }
 
@@ -247,6 +272,8 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
       k.ctas.push_back(std::move(c));
     }
   }
+  if (chip.gemm_library.partition_remap && chip.layout.partitions > 1)
+    k.ctas = remap_to_partitions(std::move(k.ctas), chip.layout.partitions);
   return k;
 }
 

@@ -55,7 +55,7 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.op_class = op_class;
   k.dtype = DType::fp32;
   k.sm_flop_rate = chip.flop_rate_per_sm(DType::fp32) * chip.simt_efficiency;
-  k.ctas_per_sm = std::max(1, int(chip.max_warps_per_sm * 32 / kThreadsPerCta));
+  k.ctas_per_sm = std::max(1, int(chip.threads_per_sm() / kThreadsPerCta));
   k.bytes_in_flight = kThreadsPerCta * kBytesInFlightPerThread;
   k.prologue = 0;
   k.flops = op.flops;

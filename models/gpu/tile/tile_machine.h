@@ -10,7 +10,7 @@
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/kernel.h"
-#include "models/memory/cache_residency.h"
+#include "models/gpu/tile/partitioned_l2.h"
 #include "sim/engine/flow_host.h"
 #include "sim/engine/timer_queue.h"
 #include "sim/result.h"
@@ -29,6 +29,9 @@ class TileMachine : public sc_core::sc_module {
   // What its records hold: traffic at l2 and hbm; details ctas (summed over a run), ctas_per_sm,
   // sms_used and waves = CTAs ÷ (SMs × CTAs per SM) (per kernel only).
   static std::shared_ptr<const RecordSchema> schema();
+  // The schema of this chip's records: levels l2, [mall,] hbm; the details in its vocabulary
+  // (AMD: workgroups, workgroups_per_cu, cus_used, dispatch_rounds). schema() for NVIDIA's.
+  static std::shared_ptr<const RecordSchema> schema(const GpuChip& chip);
 
  private:
   struct SmState {
@@ -39,10 +42,18 @@ class TileMachine : public sc_core::sc_module {
   };
   struct KernelRun;
   struct CtaFlight;  // one CTA between dispatch and retirement
+  struct CtaRoute {  // one CTA's memory levels (route_cta)
+    double read_bytes = 0, write_bytes = 0;
+    FlowDemands main, epilogue;  // per byte read / per byte written (+ scratch), SM not included
+    double latency = 0;          // of its first data
+  };
 
   WorkRecord run_kernel(const Kernel& kernel, double step_start);
   void account(const Kernel& kernel, KernelRun& run, double duration, double busy);
   void dispatch(KernelRun& run);                  // fill free slots
+  void dispatch_partitioned(KernelRun& run);      // CTA i on partition i mod P, each filling its SMs
+  void release_partitions();                      // kernel end: L2 dirty data written back (waits)
+  CtaRoute route_cta(const Kernel& kernel, const CtaWork& cta, int sm);
   void start_cta(KernelRun& run, std::size_t cta, int sm);
   void finish_cta(CtaFlight& flight);
   void sm_enter(int sm);
@@ -51,10 +62,12 @@ class TileMachine : public sc_core::sc_module {
   const GpuChip chip_;
   TimerQueue timers_;
   FlowHost flows_;
-  CacheResidency l2_;
-  ResourceId l2_resource_, hbm_resource_;
+  PartitionedCaches caches_;
+  std::vector<ResourceId> l2_resources_;  // one per partition (each bandwidth / partitions)
+  ResourceId hbm_resource_, mall_resource_ = 0;
+  std::shared_ptr<const RecordSchema> schema_;
   std::vector<SmState> sms_;
-  sc_core::sc_event kernel_done_;
+  sc_core::sc_event kernel_done_, release_done_;
 };
 
 }  // namespace hwsim

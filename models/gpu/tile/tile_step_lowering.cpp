@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/gpu/tile/attention_lowering.h"
+#include "models/gpu/tile/conv_lowering.h"
 #include "models/gpu/tile/gemm_lowering.h"
 #include "models/gpu/tile/stream_lowering.h"
 #include "sim/error.h"
@@ -12,11 +13,16 @@ namespace hwsim {
 namespace {
 
 // FP8 storage needs the chip's FP8 conversion (Hopper and later); a chip without FP8 math
-// (gpu.sm.flops_per_clock.fp8 = 0, e.g. A100) cannot hold fp8 weights or KV cache.
+// (gpu.sm.flops_per_clock.fp8 = 0, e.g. A100) cannot hold fp8 weights or KV cache. The same for
+// the block-scaled FP6/FP4 formats (Blackwell): they need the chip's fp6/fp4 rate.
 void require_fp8_support(const GpuChip& chip, const std::string& op, const char* what, DType stored) {
   if (stored == DType::fp8 && !chip.supports(DType::fp8))
     workload_error(fmt::format("{}: fp8 {} is not supported by {} (no FP8 units: gpu.sm.flops_per_clock.fp8 is 0); "
                                "use bf16, fp16, int8 or int4", op, what, chip.name));
+  if ((stored == DType::fp6 || stored == DType::fp4) && !chip.supports(stored))
+    workload_error(fmt::format("{}: {} {} is not supported by {} (no {} tensor cores: gpu.sm.flops_per_clock.{} is 0); "
+                               "use bf16, fp16, int8 or int4", op, dtype_name(stored), what, chip.name,
+                               dtype_name(stored), dtype_name(stored)));
 }
 
 void require_unfused(const Op& op) {
@@ -49,6 +55,9 @@ std::vector<Kernel> lower_tile_step(const StepProgram& step, const GpuChip& chip
         workload_error(fmt::format("{}: {} attention math is not supported by {}", op.name, dtype_name(at->dtype),
                                    chip.name));
       for (auto& k : lower_attention(*at, op.name, chip, object_base, ids)) kernels.push_back(std::move(k));
+    } else if (const auto* cv = std::get_if<ConvOp>(&op.shape)) {
+      require_fp8_support(chip, op.name, "weights", cv->b);
+      kernels.push_back(lower_conv(*cv, op.name, chip, object_base, ids));
     } else {
       throw std::logic_error(op.name + ": a collective reached a device: the system runner runs it on links");
     }

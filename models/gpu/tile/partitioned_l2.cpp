@@ -1,0 +1,64 @@
+#include "models/gpu/tile/partitioned_l2.h"
+
+#include <algorithm>
+
+namespace hwsim {
+
+LevelBytes& LevelBytes::operator+=(const LevelBytes& o) {
+  l2_miss += o.l2_miss;
+  l2_writeback += o.l2_writeback;
+  mall_miss += o.mall_miss;
+  mall_writeback += o.mall_writeback;
+  return *this;
+}
+
+PartitionedCaches::PartitionedCaches(int partitions, double l2_total_bytes, double mall_bytes) {
+  l2_.reserve(std::size_t(partitions));
+  for (int p = 0; p < partitions; ++p) l2_.emplace_back(l2_total_bytes / partitions);
+  if (mall_bytes > 0) {
+    mall_.emplace(mall_bytes);
+    for (auto& l2 : l2_) l2.record_write_backs(&written_back_);
+  }
+}
+
+LevelBytes PartitionedCaches::spill() {
+  LevelBytes out;
+  for (const WrittenBack& w : written_back_)
+    out.mall_writeback += mall_->write(w.id, w.end - w.begin, w.begin).writeback_bytes;
+  written_back_.clear();
+  return out;
+}
+
+LevelBytes PartitionedCaches::read(int partition, std::int64_t id, double bytes, double offset) {
+  CacheTraffic t = l2_[std::size_t(partition)].read(id, bytes, offset);
+  LevelBytes out{t.miss_bytes, t.writeback_bytes, 0, 0};
+  if (!mall_) return out;
+  out.mall_writeback = spill().mall_writeback;
+  if (t.miss_bytes > 0) {
+    // The memory-side cache is asked for the range the L2 missed part of; what it lacks of the
+    // L2's missed bytes comes from device memory.
+    CacheTraffic m = mall_->read(id, bytes, offset);
+    out.mall_miss = std::min(t.miss_bytes, m.miss_bytes);
+    out.mall_writeback += m.writeback_bytes;
+  }
+  return out;
+}
+
+LevelBytes PartitionedCaches::write(int partition, std::int64_t id, double bytes, double offset) {
+  CacheTraffic t = l2_[std::size_t(partition)].write(id, bytes, offset);
+  LevelBytes out{0, t.writeback_bytes, 0, 0};
+  if (!mall_) return out;
+  out.mall_writeback = spill().mall_writeback;
+  // A streaming store (id < 0) passes the memory-side cache without allocating.
+  if (id < 0) out.mall_writeback += t.writeback_bytes;
+  return out;
+}
+
+LevelBytes PartitionedCaches::release() {
+  LevelBytes out;
+  for (auto& l2 : l2_) out.l2_writeback += l2.clean_all();  // recorded for the memory-side cache, if any
+  if (mall_) out.mall_writeback += spill().mall_writeback;
+  return out;
+}
+
+}  // namespace hwsim
