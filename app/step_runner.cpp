@@ -1,5 +1,7 @@
 #include "app/step_runner.h"
 
+#include "app/progress.h"
+
 #include "ops/tensor_ids.h"
 #include "workloads/passes/framework_pass.h"
 
@@ -12,7 +14,14 @@ StepRunner::StepRunner(sc_core::sc_module_name name, Device& device, const Workl
 
 void StepRunner::run() {
   try {
-    for (const auto& step : workload_.steps) results_.push_back(run_step(step));
+    // A bar only for runs of several steps (generate), only on a terminal, never in a sweep's child.
+    const bool several = workload_.steps.size() > 1;
+    ProgressBar bar(several ? "simulate" : "", workload_.steps.size(), "steps");
+    for (const auto& step : workload_.steps) {
+      results_.push_back(run_step(step));
+      if (several) bar.update(results_.size());
+    }
+    bar.finish();
   } catch (...) {
     fail_simulation(std::current_exception());
   }

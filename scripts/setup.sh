@@ -7,7 +7,7 @@
 #
 # apt-get runs directly as root and through sudo otherwise; it is skipped when every package is
 # already installed. Environment: HWSIM_BUILD_DIR (default: build/ in the repository),
-# HWSIM_JOBS (default: nproc).
+# HWSIM_JOBS (default: nproc), HWSIM_EXTRAS (1: also the optional tools, below; 0: not even for test).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,6 +15,13 @@ build_dir="${HWSIM_BUILD_DIR:-$root/build}"
 jobs="${HWSIM_JOBS:-$(nproc)}"
 packages=(build-essential g++ cmake pkg-config libsystemc-dev libboost-graph-dev libtomlplusplus-dev
           libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev)
+# The test suite (and HWSIM_EXTRAS=1) adds the optional tools (docs/sweeps.md): Open MPI for sweeps
+# over many machines (mpirun; found by CMake, the build works without it), Chromium for the HTML
+# report test and python3 for the Python helper's test. Their tests are skipped, and say so, where
+# they are absent (HWSIM_EXTRAS=0 scripts/setup.sh test leaves them out).
+if [ "${HWSIM_EXTRAS:-}" = 1 ] || { [ "${1:-}" = test ] && [ "${HWSIM_EXTRAS:-}" != 0 ]; }; then
+  packages+=(openmpi-bin libopenmpi-dev chromium python3)
+fi
 
 install_missing() {
   local missing=() p

@@ -84,9 +84,13 @@ nlohmann::json kernel_json(const WorkRecord& k) {
   return j;
 }
 
-nlohmann::json result_json(const RunResult& r) {
+nlohmann::json result_json(const RunResult& r, JsonDetail detail) {
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& s : r.steps) {
+    if (detail == JsonDetail::summary) {
+      steps.push_back({{"label", s.label}, {"seconds", s.seconds}, {"records", s.records.size()}});
+      continue;
+    }
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : s.records) kernels.push_back(kernel_json(k));
     steps.push_back({{"label", s.label}, {"seconds", s.seconds}, {"kernels", kernels}});
@@ -167,13 +171,14 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
 }  // namespace
 
 nlohmann::json run_document(const Config& config, const Workload& workload, const RunResult& r,
-                            const Config* system) {
-  nlohmann::json result = result_json(r);
+                            const Config* system, JsonDetail detail) {
+  nlohmann::json result = result_json(r, detail);
   if (nlohmann::json llm = llm_json(workload, r); !llm.is_null()) result["llm"] = std::move(llm);
   if (nlohmann::json sys = system_json(r); !sys.is_null()) result["system"] = std::move(sys);
   if (nlohmann::json inf = inference_json(r); !inf.is_null()) result["inference"] = std::move(inf);
   if (nlohmann::json coll = collective_json(r); !coll.is_null()) result["collective"] = std::move(coll);
   nlohmann::json doc = {{"hwsim", HWSIM_VERSION},
+          {"schema_version", kResultSchemaVersion},
           {"chip", {{"name", config.text("name")}, {"file", config.chip_path()}}},
           {"workload", {{"spec", workload.spec}, {"kind", workload.kind}}},
           {"level", r.level},
@@ -183,6 +188,7 @@ nlohmann::json run_document(const Config& config, const Workload& workload, cons
   if (system)
     doc["system"] = {{"name", system->text("name")}, {"file", system->chip_path()},
                      {"config", nlohmann::json::parse(system->resolved_json())}};
+  if (detail == JsonDetail::summary) doc["detail"] = "summary";
   return doc;
 }
 

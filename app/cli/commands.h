@@ -14,6 +14,9 @@ struct RunOptions {
   std::string json_path;               // --json FILE ("" = none)
   std::string trace_path;              // --trace FILE: Chrome trace of the kernel timeline ("" = none)
   bool quiet = false;                  // no text report
+  bool summary = false;                // --summary: the JSON document without a record per kernel
+  std::string html_path;               // --html FILE: one self-contained page with pictures ("" = none)
+  std::string svg_path;                // --svg FILE: the run's charts in one SVG ("" = none)
 };
 int run_command(const RunOptions& options);
 
@@ -39,6 +42,21 @@ struct KernelOptions {
   int sample_sms = 0;                  // --sample-sms N: simulate N SMs and their share of the grid
 };
 int kernel_command(const RunOptions& run, const KernelOptions& kernel);
+
+// hwsim sweep (app/sweep/, docs/sweeps.md): one workload over many values of config keys and
+// workload fields, points in a process pool (and over MPI ranks), one row per point.
+struct SweepCommandOptions {
+  std::string file;                    // --sweep-file FILE.toml ("" = none)
+  std::string chip, system, workload;
+  std::vector<std::string> overrides;  // --set KEY=VALUE for every point
+  std::vector<std::string> vary;       // --vary KEY=V1,V2,... (repeatable)
+  bool zip = false, resume = false;
+  int jobs = 0;                        // 0 = every core
+  std::string out = "-";               // FILE.csv, FILE.jsonl, - (CSV on stdout)
+  std::string svg_path;                // --svg FILE: a metric against a varied key ("" = none)
+  std::string plot_x, plot_y;          // --plot-x KEY, --plot-y METRIC (defaults: sweep_plot.h)
+};
+int sweep_command(const SweepCommandOptions& options);
 
 // what: params | chips | systems | workloads | models
 // `kind` (params only): list just the keys a chip of that device kind takes; empty: every key,

@@ -13,7 +13,10 @@ void add_run_options(CLI::App* target, hwsim::RunOptions& run, hwsim::KernelOpti
                      "system file or shipped system name (configs/systems/NAME.toml): chips joined by links");
   target->add_option("--workload,-w", run.workload, "workload spec, e.g. gemm:M=4096,N=4096,K=4096,dtype=bf16");
   target->add_option("--set", run.overrides, "override a config key: KEY=VALUE (repeatable)")->take_all();
-  target->add_option("--json", run.json_path, "write the result document to FILE");
+  target->add_option("--json", run.json_path, "write the result document to FILE (- for stdout)");
+  target->add_flag("--summary", run.summary, "JSON: totals, steps and LLM metrics, no record per kernel");
+  target->add_option("--html", run.html_path, "write one self-contained HTML page: summary, charts, kernel table");
+  target->add_option("--svg", run.svg_path, "write the roofline, time breakdown and timeline charts to FILE (SVG)");
   target->add_flag("--quiet,-q", run.quiet, "no text report on stdout");
   target->add_option("--kernel", kernel.kernel, "run a .hwk kernel program on the warp model");
   target->add_option("--grid", kernel.grid, "kernel: blocks in the grid");
@@ -50,6 +53,22 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--kind", validate.kind, "only records of this kind");
   validate_cmd->add_option("--max-mape", validate.max_mape, "exit 6 if any kind's MAPE (percent) exceeds this");
 
+  SweepCommandOptions sweep;
+  CLI::App* sweep_cmd = app.add_subcommand("sweep", "run a workload over many values of config keys or workload fields");
+  sweep_cmd->add_option("sweep_file", sweep.file, "sweep file (TOML): chip, workload, [[vary]] tables (docs/sweeps.md)");
+  sweep_cmd->add_option("--chip", sweep.chip, "chip file or name");
+  sweep_cmd->add_option("--system", sweep.system, "system file or name");
+  sweep_cmd->add_option("--workload,-w", sweep.workload, "workload spec");
+  sweep_cmd->add_option("--set", sweep.overrides, "override a config key for every point: KEY=VALUE")->take_all();
+  sweep_cmd->add_option("--vary", sweep.vary, "KEY=V1,V2,... or a range 1..256*2, 1TB/s..8TB/s:8, 0..1024+128 (repeatable)");
+  sweep_cmd->add_flag("--zip", sweep.zip, "pair the i-th values of every --vary instead of the cartesian product");
+  sweep_cmd->add_option("--jobs,-j", sweep.jobs, "points run at a time (default: every core)");
+  sweep_cmd->add_option("--out,-o", sweep.out, "FILE.csv or FILE.jsonl, one row per point (default: CSV on stdout)");
+  sweep_cmd->add_flag("--resume", sweep.resume, "keep the rows already in --out and run only the missing points");
+  sweep_cmd->add_option("--svg", sweep.svg_path, "write a chart of a metric against a varied key to FILE (needs --out FILE)");
+  sweep_cmd->add_option("--plot-x", sweep.plot_x, "--svg: the varied key on the x axis (default: the first)");
+  sweep_cmd->add_option("--plot-y", sweep.plot_y, "--svg: the metric column (default: tokens_per_second, else seconds)");
+
   std::string list_what, list_kind;
   CLI::App* list_cmd = app.add_subcommand("list", "list params [KIND] | chips | systems | workloads | models | kinds | frameworks");
   list_cmd->add_option("what", list_what, "params, chips, systems, workloads, models, kinds or frameworks")->required();
@@ -75,6 +94,7 @@ int main(int argc, char** argv) {
       return validate_command(validate);
     }
     if (*list_cmd) return list_command(list_what, list_kind);
+    if (*sweep_cmd) return sweep_command(sweep);
     if (!run.system.empty() && !run.chip.empty())
       usage_error("--chip and --system: give one (a system names its chip; --set KEY=VALUE changes chip keys too)");
     if (!run.system.empty() && !kernel.kernel.empty()) usage_error("--kernel runs on one chip: give --chip, not --system");

@@ -4,13 +4,30 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <iostream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/error.h"
 
 namespace hwsim {
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+namespace {
+// An existing path that is not a plain regular file (lstat: a symbolic link counts as special).
+bool is_special_file(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+void write_through(const std::string& path, const std::string& content) {
+  bool system_path = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+  std::ofstream out(path, std::ios::binary | (system_path ? std::ios::app : std::ios::out | std::ios::trunc));
+  if (!out) io_error(fmt::format("{}: cannot write output file", path));
+  out << content;
+  if (!out.flush()) io_error(fmt::format("{}: write failed", path));
+}
+
+void write_atomically(const std::string& path, const std::string& content) {
   std::string temporary = fmt::format("{}.tmp{}", path, ::getpid());
   {
     std::ofstream out(temporary, std::ios::binary);
@@ -27,6 +44,19 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     std::remove(temporary.c_str());
     io_error(fmt::format("{}: cannot write output file: {}", path, ec.message()));
   }
+}
+}  // namespace
+
+bool is_stdout_path(const std::string& path) { return path == "-"; }
+
+void write_output(const std::string& path, const std::string& content) {
+  if (is_stdout_path(path)) {
+    std::cout << content;
+    if (!std::cout.flush()) io_error("standard output: write failed");
+    return;
+  }
+  if (is_special_file(path)) return write_through(path, content);
+  write_atomically(path, content);
 }
 
 }  // namespace hwsim

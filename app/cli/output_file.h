@@ -1,10 +1,24 @@
 #pragma once
-// Writes a whole file or nothing: content goes to a temporary beside `path`, renamed into place
-// only when complete. A failure is a UserError(io) naming the path.
+// Writing an output file (--json, --trace, --csv, --html):
+//  - "-" writes to standard output;
+//  - an existing path that is not a plain regular file (a pipe, a FIFO, a device, a symbolic link
+//    such as /dev/stdout) is opened and written through: renaming over it would replace the pipe
+//    or the link. Under /dev/ and /proc/ it is opened for appending (so `--json /dev/stdout >
+//    FILE` does not truncate what the shell's redirection already holds), elsewhere truncated;
+//  - anything else (a new path, a regular file) is written whole or not at all: content goes to a
+//    temporary beside `path`, renamed into place only when complete, so a failure leaves no
+//    partial file.
+// A failure is a UserError(io) naming the path.
 #include <string>
 
 namespace hwsim {
 
-void write_file_atomically(const std::string& path, const std::string& content);
+void write_output(const std::string& path, const std::string& content);
+
+// True when `path` is "-" (standard output): a command then keeps its text report off stdout.
+bool is_stdout_path(const std::string& path);
+
+// The older name; the same behaviour as write_output.
+inline void write_file_atomically(const std::string& path, const std::string& content) { write_output(path, content); }
 
 }  // namespace hwsim

@@ -6,6 +6,7 @@
 #include "app/simulate.h"
 #include "app/system_simulate.h"
 #include "viz/chrome_trace.h"
+#include "viz/html_report.h"
 #include "viz/json_report.h"
 #include "viz/text_report.h"
 #include "workloads/workload.h"
@@ -43,11 +44,17 @@ int run_command(const RunOptions& options) {
 namespace {
 int report(const RunOptions& options, const Config& config, const Workload& workload, const RunResult& result,
            const Config* system) {
+  JsonDetail detail = options.summary ? JsonDetail::summary : JsonDetail::full;
   if (!options.json_path.empty())
-    write_file_atomically(options.json_path, run_document(config, workload, result, system).dump(2) + "\n");
+    write_output(options.json_path, run_document(config, workload, result, system, detail).dump(2) + "\n");
   if (!options.trace_path.empty())
-    write_file_atomically(options.trace_path, kernel_timeline_trace(result).dump() + "\n");
-  if (!options.quiet) print_text_report(std::cout, config, workload, result);
+    write_output(options.trace_path, kernel_timeline_trace(result).dump() + "\n");
+  if (!options.html_path.empty()) write_output(options.html_path, html_report(config, workload, result));
+  if (!options.svg_path.empty()) write_output(options.svg_path, svg_report(result));
+  // "-" puts a document on stdout: the text report stays off it.
+  bool stdout_taken = is_stdout_path(options.json_path) || is_stdout_path(options.trace_path) ||
+                      is_stdout_path(options.html_path) || is_stdout_path(options.svg_path);
+  if (!options.quiet && !stdout_taken) print_text_report(std::cout, config, workload, result);
   return 0;
 }
 

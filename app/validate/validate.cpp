@@ -1,5 +1,6 @@
 #include "app/validate/validate.h"
 
+#include "app/progress.h"
 #include "sim/error.h"
 
 #include <algorithm>
@@ -59,7 +60,10 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
   const std::string kind = chip_kind(options);
   const bool on_system = !options.system.empty();
   ValidationReport report;
+  ProgressBar bar("validate", records.size(), "records");
+  std::size_t seen = 0;
   for (const auto& m : records) {
+    bar.update(seen++);
     if (!options.only_kind.empty() && m.kind != options.only_kind) continue;
     auto adapter = MeasurementKinds::adapters().find(m.kind);
     std::optional<PredictionPlan> plan;
@@ -70,7 +74,10 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
     }
     std::string text;
     try {
-      text = run_isolated([&]() { return run_plan(*plan, options); });
+      text = run_isolated([&]() {
+        ProgressBar::silence_process();
+        return run_plan(*plan, options);
+      });
     } catch (const UserError& e) {
       if (e.code() != ExitCode::workload) throw;
       auto& [count, reason] = report.cannot_run[m.kind];

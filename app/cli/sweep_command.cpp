@@ -1,0 +1,66 @@
+// hwsim sweep: many runs of one workload from one command (docs/sweeps.md).
+#include <fmt/format.h>
+#include <iostream>
+#include <unistd.h>
+
+#include "app/cli/commands.h"
+#include <algorithm>
+
+#include "app/cli/output_file.h"
+#include "app/sweep/sweep_file.h"
+#include "app/sweep/sweep_plot.h"
+#include "app/sweep/sweep_row.h"
+#include "app/sweep/sweep_mpi.h"
+#include "app/sweep/sweep_run.h"
+#include "sim/error.h"
+
+namespace hwsim {
+
+namespace {
+// The sweep file's spec (if any) with the command line's options on top: --chip/--system and
+// --workload replace the file's, --set and --vary add to them, --zip turns zip on.
+SweepSpec build_spec(const SweepCommandOptions& o) {
+  SweepSpec spec = o.file.empty() ? SweepSpec{} : load_sweep_file(o.file);
+  if (!o.chip.empty() || !o.system.empty()) spec.chip = o.chip, spec.system = o.system;
+  if (!o.workload.empty()) spec.workload = o.workload;
+  spec.overrides.insert(spec.overrides.end(), o.overrides.begin(), o.overrides.end());
+  for (const auto& v : o.vary) spec.axes.push_back(parse_vary(v));
+  spec.zip = spec.zip || o.zip;
+  if (!spec.chip.empty() && !spec.system.empty()) usage_error("sweep: give --chip or --system, not both");
+  if (spec.chip.empty() && spec.system.empty()) usage_error("sweep: missing --chip NAME or --system NAME (or chip = in the sweep file)");
+  if (spec.workload.empty()) usage_error("sweep: missing --workload SPEC (or workload = in the sweep file)");
+  return spec;
+}
+}  // namespace
+
+int sweep_command(const SweepCommandOptions& o) {
+  if (o.jobs < 0) usage_error(fmt::format("sweep --jobs {}: give a count ≥ 1 (0 or none: every core)", o.jobs));
+  MpiWorld world = start_mpi_if_launched();
+  struct StopMpi { ~StopMpi() { stop_mpi(); } } stop;
+  SweepOptions options;
+  options.spec = build_spec(o);
+  options.out = o.out;
+  options.resume = o.resume;
+  options.jobs = o.jobs;
+  options.rank = world.rank;
+  options.ranks = world.ranks;
+  if (!o.svg_path.empty() && o.out == "-") usage_error("sweep --svg FILE needs --out FILE.csv or FILE.jsonl (the rows it draws)");
+  if (!o.plot_x.empty() && std::none_of(options.spec.axes.begin(), options.spec.axes.end(),
+                                        [&](const SweepAxis& a) { return a.key == o.plot_x; }))
+    usage_error(fmt::format("sweep --plot-x {}: not a varied key", o.plot_x));
+  const auto& metrics = sweep_metric_columns();
+  if (!o.plot_y.empty() && (o.plot_y == "bound" || std::find(metrics.begin(), metrics.end(), o.plot_y) == metrics.end()))
+    usage_error(fmt::format("sweep --plot-y {}: not a numeric metric column (seconds, tokens_per_second, ...)", o.plot_y));
+  SweepSummary s = run_sweep(options);
+  if (world.rank == 0 && !o.svg_path.empty())
+    write_output(o.svg_path, sweep_plot(options.spec, o.out, sweep_format(o.out), o.plot_x, o.plot_y));
+  if (world.rank == 0 && s.failed > 0)
+    std::cerr << fmt::format("hwsim: sweep: {} of {} points failed (status \"error\" in {})\n", s.failed, s.points,
+                             o.out == "-" ? "the output" : o.out);
+  if (world.rank == 0 && ::isatty(2))
+    std::cerr << fmt::format("hwsim: sweep: {} points ({} run, {} kept) in {:.1f} s\n", s.points, s.ran, s.skipped,
+                             s.wall_seconds);
+  return 0;
+}
+
+}  // namespace hwsim

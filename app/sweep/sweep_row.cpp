@@ -1,0 +1,44 @@
+#include "app/sweep/sweep_row.h"
+
+namespace hwsim {
+
+const std::vector<std::string>& sweep_metric_columns() {
+  static const std::vector<std::string> columns = {
+      "seconds", "achieved_flop_rate", "percent_of_peak", "memory_bandwidth", "times_floor", "bound", "energy",
+      "average_power", "tokens_per_second", "ttft", "tpot", "mbu", "mfu"};
+  return columns;
+}
+
+nlohmann::ordered_json run_metrics(const RunResult& r) {
+  nlohmann::ordered_json m = {{"seconds", r.seconds},
+                              {"achieved_flop_rate", r.achieved_flop_rate},
+                              {"percent_of_peak", r.percent_of_peak},
+                              {"memory_bandwidth", r.memory_bandwidth_achieved},
+                              {"times_floor", r.times_floor},
+                              {"bound", r.bound},
+                              {"energy", r.energy},
+                              {"average_power", r.average_power}};
+  if (r.llm.present) {
+    m["tokens_per_second"] = r.llm.tokens_per_second;
+    m["ttft"] = r.llm.ttft;
+    m["tpot"] = r.llm.tpot;
+    m["mbu"] = r.llm.mbu;
+    m["mfu"] = r.llm.mfu;
+  }
+  return m;
+}
+
+nlohmann::ordered_json sweep_row(const SweepSpec& spec, const SweepPoint& point, const nlohmann::ordered_json& metrics,
+                                 const std::string& error) {
+  nlohmann::ordered_json row = {{"index", point.index}};
+  for (std::size_t k = 0; k < spec.axes.size(); ++k) row[spec.axes[k].key] = point.values[k];
+  row["status"] = error.empty() ? "ok" : "error";
+  if (!error.empty()) {
+    row["error"] = error;
+    return row;
+  }
+  for (const auto& [key, value] : metrics.items()) row[key] = value;
+  return row;
+}
+
+}  // namespace hwsim

@@ -1,0 +1,28 @@
+#pragma once
+// One row of a sweep's output: the point (index, the varied values), its status and the run's key
+// metrics, or the error line of a point that failed. The metrics are RunResult fields computed by
+// finalize() and the LLM metrics; nothing is derived here.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/sweep/sweep_spec.h"
+#include "sim/result.h"
+
+namespace hwsim {
+
+// The metric columns every sweep writes, in order (CSV header after the varied keys and status).
+// seconds: the whole run; achieved_flop_rate FLOP/s; percent_of_peak; memory_bandwidth: main
+// memory bytes/s achieved; times_floor: seconds / roofline floor; bound; energy J; average_power W;
+// the language-model ones (empty for other workloads): tokens_per_second, ttft, tpot (seconds),
+// mbu, mfu (fractions).
+const std::vector<std::string>& sweep_metric_columns();
+
+// The metrics of one finished run, keyed by sweep_metric_columns() (LLM ones only when present).
+nlohmann::ordered_json run_metrics(const RunResult& r);
+
+// A whole row: {"index", <key>: value..., "status": "ok"|"error", metrics... | "error": line}.
+nlohmann::ordered_json sweep_row(const SweepSpec& spec, const SweepPoint& point, const nlohmann::ordered_json& metrics,
+                                 const std::string& error);
+
+}  // namespace hwsim

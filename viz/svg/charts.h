@@ -1,0 +1,35 @@
+#pragma once
+// The pictures of a run and of a sweep, as standalone <svg> elements. Every number drawn is a
+// field of the result structs (sim/result*.h, computed once by finalize()) or of a sweep's rows;
+// the charts only place them.
+//  - roofline_svg: every record with FLOPs as a point (arithmetic intensity, achieved FLOP/s),
+//    one roof per dtype present (its peak FLOP/s; the main-memory slope), each ridge dashed.
+//  - breakdown_svg: where the time went (compute, memory, communication, overhead, idle), and for
+//    a language model the time per op class.
+//  - timeline_svg: a Gantt chart, one row per simulated device, one bar per record.
+//  - sweep_svg: a metric against a varied key, one line per series.
+// Big runs: at most kMaxChartRecords records are drawn (evenly sampled for the roofline, the
+// first ones in time for the timeline), and the chart says so.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/result.h"
+
+namespace hwsim {
+
+inline constexpr std::size_t kMaxChartRecords = 4000;
+
+std::string roofline_svg(const RunResult& r);
+std::string breakdown_svg(const RunResult& r);
+std::string timeline_svg(const RunResult& r);
+
+struct SweepSeries {
+  std::string name;                               // "workload.batch=8" ("" when one series)
+  std::vector<std::pair<double, double>> points;  // (x, y) in x order
+};
+// log_x: a geometric sweep (x spans more than a factor 20) reads better on a log axis.
+std::string sweep_svg(const std::string& title, const std::string& x_label, const std::string& y_label,
+                      const std::vector<SweepSeries>& series, bool log_x);
+
+}  // namespace hwsim

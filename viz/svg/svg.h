@@ -1,0 +1,64 @@
+#pragma once
+// A small SVG writer (no plotting stack): shapes and text into one <svg> element, with the
+// escaping done here; and the axes of a chart (linear or log10), their ticks and labels. Charts
+// (roofline_svg, breakdown_svg, timeline_svg, sweep_svg) only place what the result structs hold.
+#include <string>
+#include <vector>
+
+namespace hwsim::svg {
+
+// Text safe inside an element or an attribute.
+std::string escape(const std::string& text);
+
+// Categorical colours in a fixed order (colour i of a chart's i-th class), readable on white.
+const std::string& colour(std::size_t i);
+
+class Canvas {
+ public:
+  Canvas(double width, double height);
+  // `tip`: a <title> shown on hover ("" = none). `style` is an extra attribute text.
+  void line(double x1, double y1, double x2, double y2, const std::string& stroke, double width = 1,
+            const std::string& dash = "");
+  void rect(double x, double y, double w, double h, const std::string& fill, const std::string& tip = "");
+  void circle(double x, double y, double r, const std::string& fill, const std::string& tip = "");
+  void polyline(const std::vector<std::pair<double, double>>& points, const std::string& stroke, double width = 1.5);
+  // anchor: start | middle | end
+  void text(double x, double y, const std::string& text, const std::string& anchor = "start", double size = 11,
+            double rotate = 0, const std::string& fill = "#222");
+  std::string str() const;  // the whole <svg> element
+  double width() const { return width_; }
+  double height() const { return height_; }
+
+ private:
+  double width_, height_;
+  std::string body_;
+};
+
+// A numeric axis mapped onto [pixel_from, pixel_to].
+class Axis {
+ public:
+  Axis(double lo, double hi, double pixel_from, double pixel_to, bool log);
+  double map(double v) const;
+  std::vector<double> ticks() const;  // powers of ten (log) or 1-2-5 steps (linear)
+  bool log() const { return log_; }
+  double lo() const { return lo_; }
+  double hi() const { return hi_; }
+
+ private:
+  double lo_, hi_, from_, to_;
+  bool log_;
+};
+
+// "1.2k", "3.4T", "12m": a tick label.
+std::string short_number(double v);
+
+// The frame of a chart: its plot area, axes with ticks and grid, the title and axis labels.
+struct Frame {
+  double left = 70, right = 20, top = 30, bottom = 45;
+};
+void draw_axes(Canvas& c, const Frame& f, const Axis& x, const Axis& y, const std::string& title,
+               const std::string& x_label, const std::string& y_label);
+// A legend of coloured names, top right inside the plot area.
+void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& names);
+
+}  // namespace hwsim::svg
