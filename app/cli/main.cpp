@@ -28,6 +28,25 @@ void add_run_options(CLI::App* target, hwsim::RunOptions& run, hwsim::KernelOpti
                      "write a Chrome trace to FILE: the kernel timeline of a workload, or one track per warp of a kernel");
   target->add_option("--sample-sms", kernel.sample_sms, "kernel: simulate only N SMs and their share of the grid and bandwidth");
 }
+
+// `hwsim sweep` and its options (docs/sweeps.md).
+CLI::App* add_sweep_command(CLI::App& app, hwsim::SweepCommandOptions& sweep) {
+  CLI::App* sweep_cmd = app.add_subcommand("sweep", "run a workload over many values of config keys or workload fields");
+  sweep_cmd->add_option("sweep_file", sweep.file, "sweep file (TOML): chip, workload, [[vary]] tables (docs/sweeps.md)");
+  sweep_cmd->add_option("--chip", sweep.chip, "chip file or name");
+  sweep_cmd->add_option("--system", sweep.system, "system file or name");
+  sweep_cmd->add_option("--workload,-w", sweep.workload, "workload spec");
+  sweep_cmd->add_option("--set", sweep.overrides, "override a config key for every point: KEY=VALUE")->take_all();
+  sweep_cmd->add_option("--vary", sweep.vary, "KEY=V1,V2,... or a range 1..256*2, 1TB/s..8TB/s:8, 0..1024+128 (repeatable)");
+  sweep_cmd->add_flag("--zip", sweep.zip, "pair the i-th values of every --vary instead of the cartesian product");
+  sweep_cmd->add_option("--jobs,-j", sweep.jobs, "points run at a time (default: every core)");
+  sweep_cmd->add_option("--out,-o", sweep.out, "FILE.csv or FILE.jsonl, one row per point (default: CSV on stdout)");
+  sweep_cmd->add_flag("--resume", sweep.resume, "keep the rows already in --out and run only the missing points");
+  sweep_cmd->add_option("--svg", sweep.svg_path, "write a chart of a metric against a varied key to FILE (needs --out FILE)");
+  sweep_cmd->add_option("--plot-x", sweep.plot_x, "--svg: the varied key on the x axis (default: the first)");
+  sweep_cmd->add_option("--plot-y", sweep.plot_y, "--svg: the metric column (default: tokens_per_second, else seconds)");
+  return sweep_cmd;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,26 +72,13 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--kind", validate.kind, "only records of this kind");
   validate_cmd->add_option("--max-mape", validate.max_mape, "exit 6 if any kind's MAPE (percent) exceeds this");
 
-  SweepCommandOptions sweep;
-  CLI::App* sweep_cmd = app.add_subcommand("sweep", "run a workload over many values of config keys or workload fields");
-  sweep_cmd->add_option("sweep_file", sweep.file, "sweep file (TOML): chip, workload, [[vary]] tables (docs/sweeps.md)");
-  sweep_cmd->add_option("--chip", sweep.chip, "chip file or name");
-  sweep_cmd->add_option("--system", sweep.system, "system file or name");
-  sweep_cmd->add_option("--workload,-w", sweep.workload, "workload spec");
-  sweep_cmd->add_option("--set", sweep.overrides, "override a config key for every point: KEY=VALUE")->take_all();
-  sweep_cmd->add_option("--vary", sweep.vary, "KEY=V1,V2,... or a range 1..256*2, 1TB/s..8TB/s:8, 0..1024+128 (repeatable)");
-  sweep_cmd->add_flag("--zip", sweep.zip, "pair the i-th values of every --vary instead of the cartesian product");
-  sweep_cmd->add_option("--jobs,-j", sweep.jobs, "points run at a time (default: every core)");
-  sweep_cmd->add_option("--out,-o", sweep.out, "FILE.csv or FILE.jsonl, one row per point (default: CSV on stdout)");
-  sweep_cmd->add_flag("--resume", sweep.resume, "keep the rows already in --out and run only the missing points");
-  sweep_cmd->add_option("--svg", sweep.svg_path, "write a chart of a metric against a varied key to FILE (needs --out FILE)");
-  sweep_cmd->add_option("--plot-x", sweep.plot_x, "--svg: the varied key on the x axis (default: the first)");
-  sweep_cmd->add_option("--plot-y", sweep.plot_y, "--svg: the metric column (default: tokens_per_second, else seconds)");
+  hwsim::SweepCommandOptions sweep;
+  CLI::App* sweep_cmd = add_sweep_command(app, sweep);
 
   std::string list_what, list_kind;
   CLI::App* list_cmd = app.add_subcommand("list", "list params [KIND] | chips | systems | workloads | models | kinds | frameworks");
   list_cmd->add_option("what", list_what, "params, chips, systems, workloads, models, kinds or frameworks")->required();
-  list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, system)");
+  list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, mcu, system)");
   app.require_subcommand(0, 1);
 
   try {
