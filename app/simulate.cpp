@@ -71,7 +71,10 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
   result.summary_detail = device.summary_detail;
   result.compute_unit = device.compute_unit;
   result.tdp = device.tdp;
-  for (const auto& level : device.memory) result.memory_levels.push_back(level.name);
+  for (const auto& level : device.memory) {
+    result.memory_levels.push_back(level.name);
+    result.memory_level_bandwidth.push_back(level.bandwidth);
+  }
 }
 
 RunResult simulate(const Config& config, const Workload& workload) {

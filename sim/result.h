@@ -136,6 +136,8 @@ struct RunResult {
   std::string summary_detail;// the detail a text table shows per record ("waves", "mxu_utilisation")
   std::string compute_unit;  // what the breakdown averages over ("SMs", "TensorCores")
   std::vector<std::string> memory_levels;  // near → far; the last is main memory
+  std::vector<double> memory_level_bandwidth;  // peak bytes/s of each of memory_levels (the chip
+                                              // file's figure; 0 = not given)
   double tdp = 0;            // the chip's power limit
   std::vector<StepResult> steps;
   // derived by finalize()

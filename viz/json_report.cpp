@@ -98,6 +98,9 @@ nlohmann::json result_json(const RunResult& r, JsonDetail detail) {
   nlohmann::json bandwidth = nlohmann::json::object();
   for (std::size_t i = 0; i < r.traffic.size() && i < r.bandwidth.size(); ++i) bandwidth[r.traffic[i].level] = r.bandwidth[i];
   bandwidth[main_level(r.traffic) + "_peak"] = r.peak_memory_bandwidth;
+  nlohmann::json bandwidth_peak = nlohmann::json::object();  // the chip's figure per memory level
+  for (std::size_t i = 0; i < r.memory_levels.size() && i < r.memory_level_bandwidth.size(); ++i)
+    bandwidth_peak[r.memory_levels[i]] = r.memory_level_bandwidth[i];
   return {{"seconds", r.seconds},
           {"flops", r.flops},
           {"achieved_flop_rate", r.achieved_flop_rate},
@@ -110,6 +113,7 @@ nlohmann::json result_json(const RunResult& r, JsonDetail detail) {
           {"bound", r.bound},
           {"bytes", bytes_json(r.min_bytes, r.traffic)},
           {"bandwidth", bandwidth},
+          {"bandwidth_peak", bandwidth_peak},
           {"time_breakdown", breakdown_json(r.breakdown)},
           {"details", details_json(r.details)},
           {"energy", r.energy},

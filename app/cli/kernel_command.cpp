@@ -1,9 +1,11 @@
 // `hwsim --chip C --set gpu.core.model=warp --kernel K.hwk --grid N --block N [--arg ...]`:
-// parses the kernel, runs it on the warp model, prints the report, dumps buffers, writes JSON
-// and the Chrome trace. User errors (parse, bounds, deadlock, --max-cycles) are one line, exit 4.
+// parses the kernel, runs it on the warp model, prints the report, dumps buffers, writes JSON,
+// the Chrome trace and the pictures (--svg: bank map and warp states; --html: the page). User
+// errors (parse, bounds, deadlock, --max-cycles) are one line, exit 4.
 #include <fmt/format.h>
 #include <iostream>
 
+#include "models/gpu/warp/kernel_figures.h"
 #include "models/gpu/warp/kernel_launch.h"
 #include "models/gpu/warp/kernel_report.h"
 #include "models/gpu/warp/parser.h"
@@ -11,6 +13,7 @@
 #include "app/cli/output_file.h"
 #include "sim/config/config.h"
 #include "sim/error.h"
+#include "viz/kernel_html.h"
 
 namespace hwsim {
 
@@ -50,7 +53,15 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
     write_file_atomically(run.json_path, doc.dump(2) + "\n");
   }
   if (!k.trace_path.empty()) write_file_atomically(k.trace_path, warp::chrome_trace(*result));
-  if (!run.quiet) warp::print_kernel_report(std::cout, *result);
+  if (!run.html_path.empty() || !run.svg_path.empty()) {
+    warp::KernelFigures figures = warp::kernel_figures(*result);
+    if (!run.html_path.empty()) write_output(run.html_path, kernel_html_report(config, *result, figures));
+    if (!run.svg_path.empty()) write_output(run.svg_path, kernel_svg_report(figures));
+  }
+  // "-" puts a document on stdout: the text report stays off it.
+  bool stdout_taken = is_stdout_path(run.json_path) || is_stdout_path(k.trace_path) || is_stdout_path(run.html_path) ||
+                      is_stdout_path(run.svg_path);
+  if (!run.quiet && !stdout_taken) warp::print_kernel_report(std::cout, *result);
   for (const auto& d : k.dumps) {
     auto eq = d.find('=');
     std::string name = d.substr(0, eq);

@@ -2,8 +2,12 @@
 // The pictures of a run and of a sweep, as standalone <svg> elements. Every number drawn is a
 // field of the result structs (sim/result*.h, computed once by finalize()) or of a sweep's rows;
 // the charts only place them.
-//  - roofline_svg: every record with FLOPs as a point (arithmetic intensity, achieved FLOP/s),
-//    one roof per dtype present (its peak FLOP/s; the main-memory slope), each ridge dashed.
+//  - roofline_svg: every record with FLOPs as a point (arithmetic intensity of its minimum traffic,
+//    achieved FLOP/s), one roof per dtype present (its peak FLOP/s; the main-memory slope), each
+//    ridge dashed; and a slope per other memory level with a peak bandwidth (RunResult::
+//    memory_level_bandwidth: L2, MALL, VMEM; flash beside an MCU's SRAM) up to the highest compute
+//    roof, its ridge there. The main slope is the level the records' roofs use (main memory; an
+//    MCU's SRAM arena).
 //  - breakdown_svg: where the time went (compute, memory, communication, overhead, idle), and for
 //    a language model the time per op class.
 //  - timeline_svg: a Gantt chart, one row per simulated device, one bar per record.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <regex>
 
 namespace hwsim::svg {
 
@@ -133,6 +134,22 @@ void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& name
     c.rect(x, y + 14 * double(i) - 8, 9, 9, colour(i));
     c.text(x + 13, y + 14 * double(i), names[i], "start", 10);
   }
+}
+
+std::string stack(const std::vector<std::string>& charts) {
+  static const std::regex size(R"re(<svg [^>]*width="([0-9.]+)" height="([0-9.]+)")re");
+  double y = 0, width = 0;
+  std::string body;
+  for (const auto& p : charts) {
+    std::smatch m;
+    std::regex_search(p, m, size);
+    double w = std::stod(m[1].str()), h = std::stod(m[2].str());
+    body += "<g transform=\"translate(0," + fmt::format("{}", y) + ")\">\n" + p + "</g>\n";
+    y += h + 10;
+    width = std::max(width, w);
+  }
+  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" "
+                     "height=\"{1}\" viewBox=\"0 0 {0} {1}\">\n{2}</svg>\n", width, y, body);
 }
 
 }  // namespace hwsim::svg

@@ -61,4 +61,8 @@ void draw_axes(Canvas& c, const Frame& f, const Axis& x, const Axis& y, const st
 // A legend of coloured names, top right inside the plot area.
 void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& names);
 
+// One standalone SVG document (with the XML prolog) of `charts` (each an <svg> element written by
+// Canvas::str) stacked top to bottom, 10 px apart: what --svg FILE writes.
+std::string stack(const std::vector<std::string>& charts);
+
 }  // namespace hwsim::svg

@@ -44,6 +44,8 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   run->clock_hz = p.chip.clock_hz;
   run->launch_overhead = p.chip.launch_overhead;
   run->max_warps_per_sm = p.chip.max_warps_per_sm;
+  run->banks = p.banks;
+  run->bank_bytes = p.bank_bytes;
   run->l1_latency = p.l1_latency;
   run->l2_latency = p.l2_latency;
   run->hbm_latency = p.hbm_latency;

@@ -38,6 +38,7 @@ struct KernelRun {
   double host_seconds = 0;         // wall time of the simulation
   int max_warps_per_sm = 64;
   int l1_latency = 0, l2_latency = 0, hbm_latency = 0;  // cycles, for explanations
+  int banks = 32, bank_bytes = 4;  // shared memory's banks (the bank map's columns)
 };
 
 Occupancy compute_occupancy(const WarpParams& p, const Program& program, std::int64_t block);

@@ -4,36 +4,12 @@
 #include <ostream>
 
 #include "models/gpu/warp/bank_map.h"
+#include "models/gpu/warp/kernel_figures.h"
 
 namespace hwsim::warp {
-namespace {
-
-double ipc(const KernelRun& r) {
-  const auto& s = r.stats;
-  return s.cycles > 0 ? double(s.warp_instructions) / double(s.cycles) / std::max(1, s.sms_simulated) : 0;
-}
-double simd(const KernelRun& r) {
-  const auto& s = r.stats;
-  return s.warp_instructions ? double(s.thread_instructions) / (32.0 * double(s.warp_instructions)) : 0;
-}
-double achieved(const KernelRun& r) {
-  const auto& s = r.stats;
-  double denom = double(s.cycles) * std::max(1, s.sms_simulated) * double(r.max_warps_per_sm);
-  return denom > 0 ? s.warp_cycles_resident / denom : 0;
-}
-Stall dominant(const KernelRun& r) {
-  int best = int(Stall::long_scoreboard);
-  for (int i = 0; i < kStalls; ++i) {
-    if (Stall(i) == Stall::selected) continue;
-    if (r.stats.stall[std::size_t(i)] > r.stats.stall[std::size_t(best)]) best = i;
-  }
-  return Stall(best);
-}
-
-}  // namespace
 
 std::string dominant_stall_text(const KernelRun& r) {
-  Stall d = dominant(r);
+  Stall d = dominant_stall(r);
   const auto& pcs = r.stats.pcs;
   const Program& prog = r.program;
   std::string out = fmt::format("dominant stall: {} ({})", stall_name(d), stall_explanation(d));
@@ -66,9 +42,9 @@ std::string dominant_stall_text(const KernelRun& r) {
                        "independent loads per warp hide that latency.",
                        in.line, in.text, worst_sectors, ideal, r.l1_latency, r.l2_latency, r.hbm_latency);
   }
-  if (simd(r) < 0.9)
+  if (simd_efficiency(r) < 0.9)
     out += fmt::format("\n  divergence: on average only {:.1f} of 32 lanes are active per instruction (SIMD efficiency {:.0f}%): "
-                       "the paths of a divergent branch run one after another.", simd(r) * 32, simd(r) * 100);
+                       "the paths of a divergent branch run one after another.", simd_efficiency(r) * 32, simd_efficiency(r) * 100);
   return out;
 }
 
@@ -88,6 +64,10 @@ nlohmann::json kernel_document(const KernelRun& r) {
     json row = {{"pc", i}, {"line", in.line}, {"text", in.text}, {"issued", ps.issued}, {"thread_instructions", ps.lanes},
                 {"active_lane_histogram", h}};
     if (ps.shared_requests) row["bank_conflict_ways"] = double(ps.wavefronts) / double(ps.shared_requests);
+    if (ps.shared_requests) {  // the bank map: distinct words per bank over its requests, requests using each bank
+      row["bank_words"] = ps.bank_words;
+      row["bank_requests"] = ps.bank_requests;
+    }
     if (ps.global_requests) row["sectors_per_request"] = double(ps.sectors) / double(ps.global_requests);
     json st = json::object();
     for (int k = 0; k < kStalls; ++k)
@@ -103,9 +83,9 @@ nlohmann::json kernel_document(const KernelRun& r) {
       {"result",
        {{"cycles", s.cycles}, {"seconds", r.seconds}, {"launch_overhead", r.launch_overhead},
         {"warp_instructions", s.warp_instructions}, {"thread_instructions", s.thread_instructions},
-        {"ipc", ipc(r)}, {"simd_efficiency", simd(r)}, {"achieved_occupancy", achieved(r)},
+        {"ipc", ipc(r)}, {"simd_efficiency", simd_efficiency(r)}, {"achieved_occupancy", achieved_occupancy(r)},
         {"theoretical_occupancy", o.theoretical}, {"sms_simulated", s.sms_simulated},
-        {"ctas_simulated", s.ctas_simulated}, {"dominant_stall", stall_name(dominant(r))},
+        {"ctas_simulated", s.ctas_simulated}, {"dominant_stall", stall_name(dominant_stall(r))},
         {"stall_cycles", stalls}, {"active_lane_histogram", hist},
         {"dram_bytes", r.dram_bytes},
         {"global", {{"requests", m.requests}, {"sectors", m.sectors}, {"l1_hit_sectors", m.l1_hit_sectors},
@@ -132,11 +112,11 @@ void print_kernel_report(std::ostream& out, const KernelRun& r) {
                      double(s.cycles) / r.clock_hz * 1e6, r.launch_overhead * 1e6, r.clock_hz / 1e9);
   out << fmt::format("  instructions    {} warp, {} thread; IPC {:.2f} per SM (max {})\n", s.warp_instructions,
                      s.thread_instructions, ipc(r), 4);
-  out << fmt::format("  SIMD efficiency {:.1f}% ({:.1f} of 32 lanes active per instruction)\n", simd(r) * 100, simd(r) * 32);
+  out << fmt::format("  SIMD efficiency {:.1f}% ({:.1f} of 32 lanes active per instruction)\n", simd_efficiency(r) * 100, simd_efficiency(r) * 32);
   out << fmt::format("  occupancy       theoretical {:.0f}% ({} blocks x {} warps per SM; limits: warps {}, blocks {}, "
                      "registers {} at {} regs/thread, shared {} at {} B/block; bound by {}), achieved {:.0f}%\n",
                      o.theoretical * 100, o.ctas_per_sm, o.warps_per_cta, o.limit_warps, o.limit_ctas, o.limit_registers,
-                     o.registers_per_thread, o.limit_shared, o.shared_per_cta, o.limiter, achieved(r) * 100);
+                     o.registers_per_thread, o.limit_shared, o.shared_per_cta, o.limiter, achieved_occupancy(r) * 100);
   const auto& m = r.memory_stats;
   if (m.requests)
     out << fmt::format("  global memory   {} requests, {:.1f} sectors/request, L1 hits {:.0f}%, L2 hits {:.0f}% of misses, "

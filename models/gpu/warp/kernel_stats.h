@@ -18,9 +18,13 @@ struct PcStats {
   std::array<std::uint64_t, 33> lane_hist{}; // warp instructions by active lanes
   std::array<std::uint64_t, kStalls> stall{};// stall cycles charged to warps waiting to issue this pc
   std::uint64_t shared_requests = 0, wavefronts = 0;
+  std::vector<std::uint64_t> bank_words;    // shared: distinct words each bank served, summed over
+                                            // requests (one counter per bank; empty without shared accesses)
+  std::vector<std::uint64_t> bank_requests; // shared: requests that used each bank
   int worst_wavefronts = 0;                 // example warp with the highest conflict degree
   std::vector<std::uint64_t> example_addr;  // its addresses (32), lanes in example_mask
   std::uint32_t example_mask = 0;
+  int example_bytes = 0;                    // bytes per lane of that access
   std::uint64_t global_requests = 0, sectors = 0, lines = 0;
 };
 

@@ -217,7 +217,12 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   };
   if (fx.memory && fx.mask) {
     if (fx.space == Space::shared) {
-      BankAccess ba = bank_conflicts(fx.addr, fx.mask, fx.bytes, p_.banks, p_.bank_bytes);
+      if (ps.bank_words.empty()) {
+        ps.bank_words.assign(std::size_t(p_.banks), 0);
+        ps.bank_requests.assign(std::size_t(p_.banks), 0);
+      }
+      BankAccess ba = bank_conflicts(fx.addr, fx.mask, fx.bytes, p_.banks, p_.bank_bytes, ps.bank_words.data(),
+                                     ps.bank_requests.data());
       double start = std::max(double(t), shared_free_);
       shared_free_ = start + ba.wavefronts;
       ++ps.shared_requests;
@@ -226,6 +231,7 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
         ps.worst_wavefronts = ba.wavefronts;
         ps.example_addr.assign(fx.addr, fx.addr + 32);
         ps.example_mask = fx.mask;
+        ps.example_bytes = fx.bytes;
       }
       if (!fx.store)
         write(std::int64_t(start) + p_.shared_latency + (ba.wavefronts - 1) * p_.replay_cycles, Stall::short_scoreboard);
