@@ -5,6 +5,7 @@
 
 #include "app/inference_metrics.h"
 #include "app/llm_metrics.h"
+#include "app/serving_simulate.h"
 #include "app/step_runner.h"
 #include "sim/device/device.h"
 #include "sim/error.h"
@@ -78,6 +79,7 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
 }
 
 RunResult simulate(const Config& config, const Workload& workload) {
+  if (workload.serve) return simulate_serving(config, workload);  // requests over time
   if (!workload.parallel.single())
     workload_error(fmt::format("workload '{}' runs on {} devices: give a system of chips (--system NAME, e.g. "
                                "--system h200x2; hwsim list systems)", workload.spec, workload.parallel.ranks()));

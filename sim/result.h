@@ -12,6 +12,7 @@
 
 #include "sim/result_inference.h"
 #include "sim/result_llm.h"
+#include "sim/result_serving.h"
 #include "sim/result_system.h"
 
 namespace hwsim {
@@ -164,6 +165,7 @@ struct RunResult {
   LlmMetrics llm;            // language-model metrics (llm.present false for other workloads)
   SystemMetrics system;      // runs on a system of devices (system.present false on one chip)
   InferenceMetrics inference;  // devices with a static memory plan (an MCU): per-inference figures
+  ServingMetrics serving;      // `serve` runs: requests over time (serving.present false otherwise)
 
   double bytes_at(std::string_view level) const;   // run traffic at a level, 0 when not listed
   double detail(std::string_view key) const;

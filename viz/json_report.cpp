@@ -1,6 +1,7 @@
 #include "viz/json_report.h"
 
 #include "viz/inference_report.h"
+#include "viz/serving_report.h"
 #include "viz/system_report.h"
 
 #include <cmath>
@@ -180,6 +181,7 @@ nlohmann::json run_document(const Config& config, const Workload& workload, cons
   if (nlohmann::json llm = llm_json(workload, r); !llm.is_null()) result["llm"] = std::move(llm);
   if (nlohmann::json sys = system_json(r); !sys.is_null()) result["system"] = std::move(sys);
   if (nlohmann::json inf = inference_json(r); !inf.is_null()) result["inference"] = std::move(inf);
+  if (nlohmann::json sv = serving_json(r); !sv.is_null()) result["serving"] = std::move(sv);
   if (nlohmann::json coll = collective_json(r); !coll.is_null()) result["collective"] = std::move(coll);
   nlohmann::json doc = {{"hwsim", HWSIM_VERSION},
           {"schema_version", kResultSchemaVersion},

@@ -8,6 +8,7 @@
 
 #include "sim/units.h"
 #include "viz/inference_report.h"
+#include "viz/serving_report.h"
 #include "viz/system_report.h"
 
 namespace hwsim {
@@ -110,6 +111,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
              r.device_kind, r.level);
   fmt::print(out, "workload {}\n\n", workload.spec);
   if (r.inference.present) return print_inference_report(out, r);  // a microcontroller: its own words
+  if (r.serving.present) return print_serving_report(out, r);  // requests over time: docs/serving.md
   row("simulated time", seconds(r.seconds));
   if (r.flops > 0 || r.min_bytes > 0) {  // not for a run of collectives alone
     row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor), r.times_floor));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,6 +78,9 @@ struct Workload {
   Parallelism parallel;
   std::vector<DeviceFootprint> stage_footprint;
   std::optional<TrainFacts> train;  // set by training workloads (tokens, model FLOPs for MFU)
+  // The `serve` workload (workloads/serve): requests over time; `steps` is empty, the serving
+  // runner (app/serving_runner) builds each engine step from the scheduler's batch.
+  std::shared_ptr<const struct ServeSpec> serve;
   // One line: what would fit a device of `capacity` bytes (a language model's or training job's
   // layout advice); empty when the workload has none. Set by the builder.
   std::function<std::string(double capacity)> fit_advice;

@@ -59,7 +59,7 @@ class StepBuilder {
     // The LM head runs on the last token of each sequence only (M = batch). Tied: it reads the
     // token-embedding matrix, stored in the activation dtype. tp > 1: each rank computes the logits
     // of its vocab shard, then the ranks gather them (the whole padded vocabulary).
-    GemmOp head = linear(s_.batch, vocab_, m_.hidden);
+    GemmOp head = linear(s_.sequences(), vocab_, m_.hidden);
     if (m_.tied_embeddings) head.b = d_.act;
     OpVertex logits = add("lm_head", "gemm", head, {n});
     if (p_.tp > 1)
@@ -160,12 +160,18 @@ class StepBuilder {
     OpVertex append = add(name("kv_append"), "elementwise", stream(new_kv * a_, new_kv * kv, 0, s_.tokens()), kv_inputs,
                           std::move(copies));
 
-    AttentionOp attn;
-    attn.batch = s_.batch, attn.heads = heads_, attn.kv_heads = kv_heads_, attn.head_dim = m_.head_dim;
-    attn.q_len = s_.q_len, attn.kv_len = s_.kv_len, attn.causal = true, attn.window = m_.window;
-    attn.dtype = d_.act, attn.kv_dtype = d_.kv;
-    OpVertex at = add(name("attention"), "attention", attn, {q_and_k, append});
-    OpVertex o = add(name("o_proj"), "gemm", linear(s_.tokens(), m_.hidden, heads_ * m_.head_dim), {at});
+    std::vector<LlmAttentionGroup> groups = s_.groups;
+    if (groups.empty()) groups.push_back({s_.batch, s_.q_len, s_.kv_len});
+    std::vector<OpVertex> attended;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      AttentionOp attn;
+      attn.batch = groups[g].batch, attn.heads = heads_, attn.kv_heads = kv_heads_, attn.head_dim = m_.head_dim;
+      attn.q_len = groups[g].q_len, attn.kv_len = groups[g].kv_len, attn.causal = true, attn.window = m_.window;
+      attn.dtype = d_.act, attn.kv_dtype = d_.kv;
+      std::string attn_name = s_.groups.empty() ? name("attention") : fmt::format("L{}.attention.g{}", i, g);
+      attended.push_back(add(attn_name, "attention", attn, {q_and_k, append}));
+    }
+    OpVertex o = add(name("o_proj"), "gemm", linear(s_.tokens(), m_.hidden, heads_ * m_.head_dim), attended);
     // Row-split o_proj leaves each rank a partial sum of the full hidden rows.
     if (p_.tp > 1) o = tp_all_reduce(name("attn_all_reduce"), T_ * hidden_bytes(), o);
     OpVertex r1 = residual(name("attn_residual"), x, o);

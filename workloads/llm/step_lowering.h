@@ -21,6 +21,7 @@
 // silu and mul as 2 kernels; 2 residual adds: the parts (RoPE 10, KV append 2, SiLU·mul 2). The split-K
 // reduce kernels are the GEMM library's choice and come from the hardware side's lowering.
 #include <cstdint>
+#include <vector>
 
 #include "workloads/llm/architecture.h"
 #include "workloads/llm/llm_run.h"
@@ -31,11 +32,31 @@ namespace hwsim {
 
 // One step: `batch` sequences each adding `q_len` new tokens and attending over `kv_len` keys
 // (the new ones included). Decode: q_len = 1, kv_len = context + 1. Prefill: q_len = kv_len = prompt.
+// Sequences of one attention shape inside a step.
+struct LlmAttentionGroup {
+  std::int64_t batch = 1, q_len = 1, kv_len = 1;
+};
+
+// `groups` (serving: app/serving_runner) makes a mixed step: each group its own attention op
+// ("L<i>.attention.g<k>"), every other op over all the groups' tokens, the LM head over all their
+// sequences. Empty: the single group {batch, q_len, kv_len} (today's graphs, unchanged).
 struct LlmStepShape {
   std::int64_t batch = 1;
   std::int64_t q_len = 1;
   std::int64_t kv_len = 1;
-  std::int64_t tokens() const { return batch * q_len; }
+  std::vector<LlmAttentionGroup> groups{};
+  std::int64_t tokens() const {
+    if (groups.empty()) return batch * q_len;
+    std::int64_t t = 0;
+    for (const auto& g : groups) t += g.batch * g.q_len;
+    return t;
+  }
+  std::int64_t sequences() const {
+    if (groups.empty()) return batch;
+    std::int64_t n = 0;
+    for (const auto& g : groups) n += g.batch;
+    return n;
+  }
 };
 
 // One device, the whole model: today's graph (every op on stage 0, no collectives).

@@ -1,0 +1,281 @@
+#include "workloads/serve/serve_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <numbers>
+
+#include "sim/did_you_mean.h"
+#include "sim/error.h"
+#include "workloads/llm/parallel_layout.h"
+#include "workloads/passes/framework_pass.h"
+#include "workloads/spec.h"
+
+namespace hwsim {
+
+ServeRandom::ServeRandom(std::uint64_t seed) : engine_(seed) {}
+
+double ServeRandom::uniform() { return double(engine_() >> 11) * 0x1.0p-53; }
+
+std::int64_t ServeRandom::uniform_int(std::int64_t a, std::int64_t b) {
+  return a + std::min(b - a, std::int64_t(uniform() * double(b - a + 1)));
+}
+
+double ServeRandom::exponential(double rate) { return -std::log(1.0 - uniform()) / rate; }
+
+double ServeRandom::normal(double mean, double stddev) {
+  double u1 = 1.0 - uniform();  // (0, 1]: log defined
+  double u2 = uniform();
+  return mean + stddev * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+std::int64_t LengthDistribution::draw(ServeRandom& rng) const {
+  switch (kind) {
+    case Kind::fixed: return value;
+    case Kind::uniform: return rng.uniform_int(lo, hi);
+    case Kind::normal: return std::clamp(std::int64_t(std::llround(rng.normal(mean, stddev))), lo, hi);
+  }
+  return value;
+}
+
+namespace {
+
+[[noreturn]] void spec_fail(const std::string& spec, const std::string& field, const std::string& what) {
+  workload_error(fmt::format("workload '{}': {}: {}", spec, field, what));
+}
+
+std::int64_t whole(const std::string& text, const std::string& field, const std::string& spec) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || v <= 0)
+    spec_fail(spec, field, fmt::format("'{}' is not a positive whole number", text));
+  return v;
+}
+
+double real(const std::string& text, const std::string& field, const std::string& spec) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(v))
+    spec_fail(spec, field, fmt::format("'{}' is not a number", text));
+  return v;
+}
+
+// "A..B" → {A, B}, A <= B.
+std::pair<std::int64_t, std::int64_t> range(const std::string& text, const std::string& field, const std::string& spec) {
+  auto dots = text.find("..");
+  if (dots == std::string::npos) spec_fail(spec, field, fmt::format("'{}' is not a range A..B", text));
+  auto lo = whole(text.substr(0, dots), field, spec), hi = whole(text.substr(dots + 2), field, spec);
+  if (lo > hi) spec_fail(spec, field, fmt::format("range {}..{} is empty", lo, hi));
+  return {lo, hi};
+}
+
+}  // namespace
+
+LengthDistribution parse_length(const std::string& text, const std::string& field, const std::string& spec) {
+  LengthDistribution d;
+  const std::string hint = " (a whole number, uniform:A..B or normal:MEAN/STD/MIN..MAX)";
+  if (text.rfind("uniform:", 0) == 0) {
+    d.kind = LengthDistribution::Kind::uniform;
+    std::tie(d.lo, d.hi) = range(text.substr(8), field, spec);
+  } else if (text.rfind("normal:", 0) == 0) {
+    d.kind = LengthDistribution::Kind::normal;
+    std::string rest = text.substr(7);
+    auto s1 = rest.find('/'), s2 = rest.find('/', s1 == std::string::npos ? s1 : s1 + 1);
+    if (s1 == std::string::npos || s2 == std::string::npos) spec_fail(spec, field, "'" + text + "' is malformed" + hint);
+    d.mean = real(rest.substr(0, s1), field, spec);
+    d.stddev = real(rest.substr(s1 + 1, s2 - s1 - 1), field, spec);
+    if (d.stddev < 0) spec_fail(spec, field, "the standard deviation must be >= 0");
+    std::tie(d.lo, d.hi) = range(rest.substr(s2 + 1), field, spec);
+  } else {
+    if (text.find_first_not_of("0123456789") != std::string::npos) spec_fail(spec, field, "'" + text + "' is malformed" + hint);
+    d.value = whole(text, field, spec);
+  }
+  return d;
+}
+
+namespace {
+
+[[noreturn]] void trace_fail(const std::string& path, std::size_t line, const std::string& field,
+                             const std::string& what) {
+  workload_error(fmt::format("{}:{}: {}: {}", path, line, field, what));
+}
+
+// The value after "KEY": in a flat JSON object line (numbers only).
+std::string json_value(const std::string& text, const std::string& key, const std::string& path, std::size_t line) {
+  auto at = text.find("\"" + key + "\"");
+  if (at == std::string::npos) trace_fail(path, line, key, "missing");
+  auto colon = text.find(':', at);
+  if (colon == std::string::npos) trace_fail(path, line, key, "no ':' after the key");
+  auto end = text.find_first_of(",}", colon + 1);
+  std::string v = text.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
+  v.erase(0, v.find_first_not_of(" \t"));
+  v.erase(v.find_last_not_of(" \t\r") + 1);
+  return v;
+}
+
+double trace_number(const std::string& v, const std::string& path, std::size_t line, const std::string& field,
+                    bool whole_number) {
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(v, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != v.size() || !std::isfinite(x))
+    trace_fail(path, line, field, fmt::format("'{}' is not a number", v));
+  if (whole_number && (x < 1 || x != std::floor(x) || x > 1e9))
+    trace_fail(path, line, field, fmt::format("'{}' is not a positive whole number of tokens", v));
+  if (!whole_number && x < 0) trace_fail(path, line, field, fmt::format("'{}' is negative (seconds from the start)", v));
+  return x;
+}
+
+}  // namespace
+
+std::vector<ServeRequest> read_serve_trace(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) workload_error(fmt::format("trace '{}': cannot be read", path));
+  const char* fields[] = {"arrival_s", "prompt_tokens", "output_tokens"};
+  std::vector<ServeRequest> out;
+  std::string text;
+  std::size_t line = 0;
+  bool csv_header_seen = false;
+  while (std::getline(in, text)) {
+    ++line;
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.find_first_not_of(" \t") == std::string::npos || text[text.find_first_not_of(" \t")] == '#') continue;
+    std::string v[3];
+    if (text[text.find_first_not_of(" \t")] == '{') {
+      for (int i = 0; i < 3; ++i) v[i] = json_value(text, fields[i], path, line);
+    } else {
+      std::vector<std::string> cells;
+      std::size_t start = 0;
+      for (;;) {
+        auto comma = text.find(',', start);
+        std::string c = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        c.erase(0, c.find_first_not_of(" \t"));
+        c.erase(c.find_last_not_of(" \t") + 1);
+        cells.push_back(c);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      if (!csv_header_seen && cells.size() == 3 && cells[0] == fields[0] && cells[1] == fields[1] && cells[2] == fields[2]) {
+        csv_header_seen = true;
+        continue;
+      }
+      if (!csv_header_seen) trace_fail(path, line, "header", "a CSV trace starts with arrival_s,prompt_tokens,output_tokens");
+      if (cells.size() != 3)
+        trace_fail(path, line, cells.size() < 3 ? fields[cells.size()] : "line",
+                   fmt::format("{} fields, expected 3 (arrival_s,prompt_tokens,output_tokens)", cells.size()));
+      for (int i = 0; i < 3; ++i) v[i] = cells[std::size_t(i)];
+    }
+    ServeRequest r;
+    r.id = std::int64_t(out.size());
+    r.arrival = trace_number(v[0], path, line, fields[0], false);
+    r.prompt = std::int64_t(trace_number(v[1], path, line, fields[1], true));
+    r.output = std::int64_t(trace_number(v[2], path, line, fields[2], true));
+    out.push_back(r);
+  }
+  if (out.empty()) workload_error(fmt::format("trace '{}': no requests", path));
+  return out;
+}
+
+namespace {
+
+std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec) {
+  const std::string& t = spec.text();
+  std::int64_t n = spec.positive_int("requests", 100);
+  std::string rate_text = spec.word("rate", "inf");
+  double rate = std::numeric_limits<double>::infinity();
+  if (rate_text != "inf") {
+    rate = real(rate_text, "rate", t);
+    if (rate <= 0) spec_fail(t, "rate", fmt::format("{} requests/s: must be > 0 (or inf: all at once)", rate_text));
+  }
+  LengthDistribution prompt = parse_length(spec.word("prompt", "128"), "prompt", t);
+  LengthDistribution output = parse_length(spec.word("output", "128"), "output", t);
+  ServeRandom rng(std::uint64_t(spec.non_negative_int("seed", 0)));
+  std::vector<ServeRequest> out;
+  double now = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    ServeRequest r;
+    r.id = i;
+    if (std::isfinite(rate)) now += rng.exponential(rate);
+    r.arrival = now;
+    r.prompt = prompt.draw(rng);
+    r.output = output.draw(rng);
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
+  const std::string& t = spec.text();
+  ServeSpec s;
+  s.arch = spec_architecture(spec);
+  s.dtypes.weights = spec.dtype("weights", DType::bf16);
+  s.dtypes.act = spec.dtype("act", DType::bf16);
+  s.dtypes.kv = spec.dtype("kv", s.dtypes.act);
+  s.framework = spec.word("kernels", "");
+  if (!s.framework.empty() && !FrameworkPasses::entries().count(s.framework))
+    spec_fail(t, "kernels", fmt::format("'{}' is not one of {}", s.framework, join(FrameworkPasses::names())));
+  std::string trace = spec.word("trace", "");
+  if (!trace.empty()) {
+    for (const char* f : {"requests", "rate", "prompt", "output", "seed"})
+      if (spec.has(f)) spec_fail(t, f, "comes from the trace file; leave it out with trace=");
+    s.requests = read_serve_trace(trace);
+  } else {
+    s.requests = draw_requests(spec);
+  }
+  std::stable_sort(s.requests.begin(), s.requests.end(),
+                   [](const ServeRequest& a, const ServeRequest& b) { return a.arrival < b.arrival; });
+  std::string batching = spec.word("batching", "continuous");
+  if (batching != "continuous" && batching != "static")
+    spec_fail(t, "batching", fmt::format("'{}' is not continuous or static", batching));
+  s.continuous = batching == "continuous";
+  s.max_batch = spec.positive_int("max_batch", s.max_batch);
+  s.max_tokens_per_step = spec.positive_int("max_tokens_per_step", s.max_tokens_per_step);
+  s.chunked_prefill = spec.boolean("chunked_prefill", true);
+  s.block = spec.positive_int("block", s.block);
+  s.gpu_memory_utilization = spec.positive_real("gpu_memory_utilization", s.gpu_memory_utilization);
+  if (s.gpu_memory_utilization > 1)
+    spec_fail(t, "gpu_memory_utilization", fmt::format("{} is above 1 (a fraction of device memory)", s.gpu_memory_utilization));
+  s.context_bucket = spec.positive_int("context_bucket", s.context_bucket);
+  s.reuse = spec.boolean("reuse", true);
+  s.slo_ttft = spec.has("slo_ttft") ? spec.positive_real("slo_ttft", 0) : 0;
+  s.slo_tpot = spec.has("slo_tpot") ? spec.positive_real("slo_tpot", 0) : 0;
+  std::vector<std::string> valid = {"model", "requests", "rate", "prompt", "output", "seed", "trace", "batching",
+                                    "max_batch", "max_tokens_per_step", "chunked_prefill", "block",
+                                    "gpu_memory_utilization", "context_bucket", "reuse", "slo_ttft", "slo_tpot",
+                                    "weights", "act", "kv", "kernels"};
+  for (const auto& f : architecture_fields()) valid.push_back(f);
+  spec.reject_unused(valid);
+  for (const ServeRequest& r : s.requests)
+    if (r.prompt + r.output > s.arch.max_context)
+      workload_error(fmt::format("workload '{}': request {} holds {} tokens (prompt {} + output {}), above {}'s "
+                                 "max_context {}", t, r.id, r.prompt + r.output, r.prompt, r.output, s.arch.name,
+                                 s.arch.max_context));
+  if (!s.chunked_prefill)
+    for (const ServeRequest& r : s.requests)
+      if (r.prompt > s.max_tokens_per_step)
+        workload_error(fmt::format("workload '{}': request {}'s prompt of {} tokens exceeds max_tokens_per_step {} "
+                                   "without chunked prefill (chunked_prefill=true, or a larger max_tokens_per_step)",
+                                   t, r.id, r.prompt, s.max_tokens_per_step));
+  return s;
+}
+
+}  // namespace hwsim
