@@ -22,8 +22,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;
+  // A word longer than any name is no misspelling of one (and edit distance is quadratic).
+  if (word.size() > kMaxSuggestedWord) return best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const auto& candidate : candidates) {
+    // The distance is at least the difference in length: skip what cannot beat the best.
+    std::size_t gap = word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+    if (gap >= best_distance) continue;
     std::size_t d = edit_distance(word, candidate);
     if (d < best_distance) {
       best_distance = d;

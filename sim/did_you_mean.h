@@ -9,6 +9,9 @@ namespace hwsim {
 // Edit distance (Levenshtein) between two strings.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
+// Words longer than this get no suggestion (no key or name is nearly so long).
+inline constexpr std::size_t kMaxSuggestedWord = 256;
+
 // The candidate closest to `word`, if it is close enough to be a plausible typo; else "".
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 

@@ -45,6 +45,11 @@ const std::vector<Prefix>& prefixes() {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
+// A unit echoed in an error line, at most 40 characters.
+std::string shorten_unit(std::string_view unit) {
+  return unit.size() <= 40 ? std::string(unit) : std::string(unit.substr(0, 37)) + "...";
+}
+
 std::optional<std::pair<Dimension, double>> parse_unit(std::string_view unit, std::string* why) {
   for (const auto& prefix : prefixes()) {
     if (unit.substr(0, prefix.symbol.size()) != prefix.symbol) continue;
@@ -66,11 +71,17 @@ std::optional<std::pair<Dimension, double>> parse_unit(std::string_view unit, st
     }
   }
   if (why) {
-    if (!unit.empty() && unit[0] == 'K')
-      *why = fmt::format("ambiguous unit '{}': write k{} (1000) or Ki{} (1024)", unit, unit.substr(1),
-                         unit.substr(1));
+    // "K": kilo (1000) is "k"; only bytes and bandwidths also take the binary "Ki" (1024).
+    const BaseUnit* base = nullptr;
+    for (const auto& b : base_units())
+      if (!unit.empty() && unit[0] == 'K' && unit.substr(1) == b.symbol) base = &b;
+    std::string rest(unit.empty() ? std::string_view() : unit.substr(1));
+    if (base && (base->dimension == Dimension::bytes || base->dimension == Dimension::bandwidth))
+      *why = fmt::format("ambiguous unit '{}': write k{} (1000) or Ki{} (1024)", unit, rest, rest);
+    else if (base)
+      *why = fmt::format("unknown unit '{}': the prefix kilo is a small k (k{})", unit, rest);
     else
-      *why = fmt::format("unknown unit '{}'", unit);
+      *why = fmt::format("unknown unit '{}'", shorten_unit(unit));
   }
   return std::nullopt;
 }
@@ -118,11 +129,11 @@ std::optional<ParsedQuantity> parse_quantity(std::string_view text, std::string*
   char* stop = nullptr;
   double number = std::strtod(start, &stop);
   if (stop == start || !std::isfinite(number) || trimmed.find_first_of("xX") < std::size_t(stop - start)) {
-    if (why) *why = fmt::format("'{}' is not a number with a unit", trimmed);
+    if (why) *why = fmt::format("'{}' is not a number with a unit", shorten_unit(trimmed));
     return std::nullopt;
   }
   if (number < 0) {
-    if (why) *why = fmt::format("'{}' is negative", trimmed);
+    if (why) *why = fmt::format("'{}' is negative", shorten_unit(trimmed));
     return std::nullopt;
   }
   std::string_view unit(stop);
@@ -130,7 +141,12 @@ std::optional<ParsedQuantity> parse_quantity(std::string_view text, std::string*
   if (unit.empty()) return ParsedQuantity{number, Dimension::none};
   auto parsed = parse_unit(unit, why);
   if (!parsed) return std::nullopt;
-  return ParsedQuantity{number * parsed->second, parsed->first};
+  double value = number * parsed->second;
+  if (!std::isfinite(value)) {  // 1e308 TB/s: finite as written, infinite once scaled
+    if (why) *why = fmt::format("'{}' is too large", shorten_unit(trimmed));
+    return std::nullopt;
+  }
+  return ParsedQuantity{value, parsed->first};
 }
 
 std::optional<double> parse_quantity_as(std::string_view text, Dimension expected, std::string* why) {
@@ -138,7 +154,7 @@ std::optional<double> parse_quantity_as(std::string_view text, Dimension expecte
   if (!q) return std::nullopt;
   if (q->dimension != expected) {
     if (why)
-      *why = fmt::format("'{}' is a {}, expected a {} ({})", text, dimension_name(q->dimension),
+      *why = fmt::format("'{}' is a {}, expected a {} ({})", shorten_unit(text), dimension_name(q->dimension),
                          dimension_name(expected), example_units(expected));
     return std::nullopt;
   }

@@ -9,6 +9,8 @@ namespace {
 // The tile model keeps state per SM: far above any GPU (B200: 148), far below what would exhaust
 // memory.
 constexpr double kMaxSms = 100000;
+// Per-SM resources: 64x today's largest (B200: 64 warps, 32 blocks, 228 KiB of shared memory).
+constexpr double kMaxPerSm = 4096, kMaxSmBytes = 1 << 24;
 
 // Keys of a `kind = "gpu"` chip. memory.hbm.* and the shared power keys are declared in
 // models/memory/main_memory_params.cpp; name, description and kind in sim/config.
@@ -41,13 +43,13 @@ const ParamRegistration gpu_params({"gpu"}, {
                "dense FP8 tensor-core FLOP per clock per SM with FP16 accumulate (GeForce Ada: 2x the FP32-accumulate "
                "fp8 rate); 0 = the same as gpu.sm.flops_per_clock.fp8")
         .defaults_to("0").zero_allowed(),
-    count_param("gpu.sm.max_warps", "resident warps per SM").defaults_to("64"),
+    count_param("gpu.sm.max_warps", "resident warps per SM").defaults_to("64").at_most(kMaxPerSm),
     count_param("gpu.sm.warp_size", "threads of a warp (NVIDIA 32) or wavefront (AMD CDNA 64)").defaults_to("32")
         .at_most(1024),
-    count_param("gpu.sm.max_ctas", "resident thread blocks per SM").defaults_to("32"),
-    count_param("gpu.sm.registers", "32-bit registers per SM").defaults_to("65536"),
-    quantity_param("gpu.sm.shared_memory", Dimension::bytes, "shared memory a CTA may use per SM"),
-    quantity_param("gpu.sm.l1_size", Dimension::bytes, "L1 data cache + shared memory array per SM"),
+    count_param("gpu.sm.max_ctas", "resident thread blocks per SM").defaults_to("32").at_most(kMaxPerSm),
+    count_param("gpu.sm.registers", "32-bit registers per SM").defaults_to("65536").at_most(kMaxSmBytes / 4),
+    quantity_param("gpu.sm.shared_memory", Dimension::bytes, "shared memory a CTA may use per SM").at_most(kMaxSmBytes),
+    quantity_param("gpu.sm.l1_size", Dimension::bytes, "L1 data cache + shared memory array per SM").at_most(kMaxSmBytes),
     real_param("gpu.sm.l2_port_bytes_per_clock", "bytes per SM clock one SM can exchange with L2")
         .defaults_to("64"),
     quantity_param("memory.l2.size", Dimension::bytes, "L2 cache capacity"),

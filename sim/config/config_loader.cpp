@@ -1,5 +1,6 @@
 // load_config(): TOML file → `extends` chain → --set overrides → validated, typed Config.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <fmt/format.h>
@@ -9,8 +10,10 @@
 
 #include "sim/config/config.h"
 #include "sim/config/device_kinds.h"
+#include "sim/config/toml_text.h"
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace hwsim {
 namespace fs = std::filesystem;
@@ -24,12 +27,7 @@ std::string where(const toml::node& node, const std::string& fallback) {
 }
 
 toml::table parse_toml_file(const std::string& path) {
-  try {
-    return toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    config_error(fmt::format("{}:{}:{}: TOML syntax error: {}", path, e.source().begin.line,
-                             e.source().begin.column, e.description()));
-  }
+  return parse_toml_text(read_input_file(path, "chip file"), path, ExitCode::config);
 }
 
 // Child values win; tables merge key by key. Nodes are moved, not copied: a toml++ copy drops
@@ -56,9 +54,7 @@ toml::table load_with_extends(const std::string& path, std::vector<std::string>&
       config_error(fmt::format("{}: extends: cycle: {}{}", stack.back(), chain, canonical));
     }
   }
-  if (!fs::is_regular_file(path)) {
-    config_error(fmt::format("{}: no such chip file", path));
-  }
+  if (!fs::exists(path)) config_error(fmt::format("{}: no such chip file", shorten(path)));
   stack.push_back(canonical);
   toml::table own = parse_toml_file(path);
   toml::table result;
@@ -66,9 +62,9 @@ toml::table load_with_extends(const std::string& path, std::vector<std::string>&
     auto parent_name = parent->value<std::string>();
     if (!parent_name) config_error(fmt::format("{}: extends: must be a file name string", where(*parent, path)));
     fs::path parent_path = fs::path(path).parent_path() / *parent_name;
-    if (!fs::is_regular_file(parent_path)) {
+    if (!fs::exists(parent_path)) {
       config_error(fmt::format("{}: extends: no such file '{}' (looked for {})", where(*parent, path),
-                               *parent_name, parent_path.string()));
+                               shorten(*parent_name), shorten(parent_path.string())));
     }
     result = load_with_extends(parent_path.string(), stack);
     own.erase("extends");
@@ -104,24 +100,19 @@ toml::table& table_for(toml::table& root, const std::string& key, std::string& l
   return *t;
 }
 
-// The declared bound (and, for whole numbers, kMaxWhole).
-void check_bound(const ParamValue& v, const std::string& at) {
+// The one range rule (param.h: valid_range): finite, zero only where allowed, inside the bounds.
+void check_range(const ParamValue& v, const std::string& at) {
   const ParamDecl& d = *v.decl;
+  if (in_range(d, v.number)) return;
   bool whole = d.type == ParamType::count || d.type == ParamType::integer;
-  double limit = d.max_value ? *d.max_value : whole ? kMaxWhole : std::numeric_limits<double>::infinity();
-  if (whole) limit = std::min(limit, kMaxWhole);
-  if (v.number > limit)
-    config_error(fmt::format("{}: {}: {} is out of range (at most {})", at, d.key,
-                             v.text.empty() ? fmt::format("{}", v.number) : v.text, fmt::format("{:.15g}", limit)));
-}
-
-void check_positive(const ParamValue& v, const std::string& at) {
-  const ParamDecl& d = *v.decl;
-  if (v.number == 0 && !d.allow_zero) {
+  std::string written = !v.text.empty() ? "'" + shorten(v.text) + "'"
+                        : whole          ? fmt::format("{:.0f}", v.number)
+                                         : fmt::format("{:.6g}", v.number);
+  if (v.number == 0 && std::isfinite(v.number))
     config_error(fmt::format("{}: {}: must be greater than zero ({})", at, d.key,
                              d.type == ParamType::quantity ? std::string(example_units(d.dimension))
-                                                           : std::string("a positive number")));
-  }
+                                                           : describe_range(d)));
+  config_error(fmt::format("{}: {}: {} is out of range ({})", at, d.key, written, describe_range(d)));
 }
 
 // Converts one TOML value (or --set text) to a typed ParamValue; `written` is the raw text for
@@ -144,6 +135,7 @@ ParamValue typed_value(const ParamDecl& d, const toml::node* node, const std::st
       if (node->is_integer() || node->is_floating_point()) return node->value<double>();
       return std::nullopt;
     }
+    if (written.find_first_of("xX") != std::string::npos) return std::nullopt;
     std::string why;
     auto q = parse_quantity(written, &why);
     if (!q || q->dimension != Dimension::none) return std::nullopt;
@@ -158,23 +150,20 @@ ParamValue typed_value(const ParamDecl& d, const toml::node* node, const std::st
       } else {
         x = as_double();
       }
-      if (!x || *x != double(int64_t(*x)))
+      if (!x || !std::isfinite(*x) || *x != std::floor(*x))
         config_error(expect(d.type == ParamType::count ? "a whole number >= 1" : "a whole number >= 0"));
       if (*x < (d.type == ParamType::count ? 1 : 0))
-        config_error(fmt::format("{}: {}: {} is out of range (must be {})", at, d.key, *x,
-                                 d.type == ParamType::count ? ">= 1" : ">= 0"));
+        config_error(fmt::format("{}: {}: {:.6g} is out of range ({})", at, d.key, *x, describe_range(d)));
       v.number = *x;
       break;
     }
     case ParamType::real:
     case ParamType::fraction: {
       auto x = as_double();
-      if (!x) config_error(expect(d.type == ParamType::fraction ? "a number in (0, 1]" : "a number"));
-      if (*x < 0) config_error(fmt::format("{}: {}: {} is negative", at, d.key, *x));
-      if (d.type == ParamType::fraction && (*x <= 0 || *x > 1))
-        config_error(fmt::format("{}: {}: {} is out of range (a fraction in (0, 1])", at, d.key, *x));
+      if (!x || !std::isfinite(*x))
+        config_error(expect(d.type == ParamType::fraction ? "a finite number in (0, 1]" : "a finite number"));
+      if (*x < 0) config_error(fmt::format("{}: {}: {:.6g} is negative", at, d.key, *x));
       v.number = *x;
-      check_positive(v, at);
       break;
     }
     case ParamType::quantity: {
@@ -187,14 +176,13 @@ ParamValue typed_value(const ParamDecl& d, const toml::node* node, const std::st
       if (!x) config_error(fmt::format("{}: {}: {}", at, d.key, why));
       v.number = *x;
       v.text = *s;
-      check_positive(v, at);
       break;
     }
     case ParamType::choice: {
       auto s = as_string();
       if (!s) config_error(expect("one of: " + join(d.choices)));
       if (std::find(d.choices.begin(), d.choices.end(), *s) == d.choices.end())
-        config_error(fmt::format("{}: {}: '{}' is not one of: {}{}", at, d.key, *s, join(d.choices),
+        config_error(fmt::format("{}: {}: '{}' is not one of: {}{}", at, d.key, shorten(*s), join(d.choices),
                                  did_you_mean(*s, d.choices)));
       v.text = *s;
       break;
@@ -218,7 +206,7 @@ ParamValue typed_value(const ParamDecl& d, const toml::node* node, const std::st
       break;
     }
   }
-  check_bound(v, at);
+  if (d.type != ParamType::choice && d.type != ParamType::text && d.type != ParamType::boolean) check_range(v, at);
   return v;
 }
 
@@ -250,8 +238,8 @@ const ParamDecl& declared_or_fail(const std::string& key, const std::string& kin
                              d->kinds == std::vector<std::string>{"system"} ? std::string("system files")
                                                                             : join(d->kinds, " and ") + " chips"));
   std::string component = component_of(key);
-  std::string in = component.empty() ? "" : " in [" + component + "]";
-  config_error(fmt::format("{}: {}: unknown key{} of {}{}", at, key, in, what,
+  std::string in = component.empty() ? "" : " in [" + shorten(component) + "]";
+  config_error(fmt::format("{}: {}: unknown key{} of {}{}", at, shorten(key), in, what,
                            did_you_mean(key, catalog.keys_for(kind))));
 }
 
@@ -269,7 +257,7 @@ std::string file_kind(const toml::table& merged, const std::vector<std::string>&
   for (const auto& assignment : overrides)
     if (assignment.rfind("kind=", 0) == 0) kind = assignment.substr(5), at = "--set";
   if (std::find(allowed.begin(), allowed.end(), kind) == allowed.end())
-    config_error(fmt::format("{}: kind: '{}' is not {}; known: {}{}", at, kind,
+    config_error(fmt::format("{}: kind: '{}' is not {}; known: {}{}", at, shorten(kind),
                              fallback == "system" ? "a system (a system file has kind = \"system\")" : "a device kind",
                              join(allowed), did_you_mean(kind, allowed)));
   return kind;
@@ -356,7 +344,7 @@ Config load_file(Config config, const std::vector<std::string>& overrides, const
   for (const auto& assignment : overrides) {
     auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
-      config_error(fmt::format("--set {}: expected KEY=VALUE (e.g. --set memory.hbm.bandwidth=4.8TB/s)", assignment));
+      config_error(fmt::format("--set {}: expected KEY=VALUE (e.g. --set memory.hbm.bandwidth=4.8TB/s)", shorten(assignment)));
     std::string key = assignment.substr(0, eq);
     const ParamDecl& d = declared_or_fail(key, config.kind_, "--set");
     config.values_[key] = typed_value(d, nullptr, assignment.substr(eq + 1), "--set");

@@ -30,8 +30,10 @@ struct ParamDecl {
   std::string description;
   std::vector<std::string> choices;           // for ParamType::choice
   bool allow_zero = false;                    // quantity/real: may the value be 0?
+  std::optional<double> min_value;            // smallest non-zero value accepted (SI base units)
   std::optional<double> max_value;            // largest value accepted (SI base units); whole
                                               // numbers are capped at kMaxWhole regardless
+  bool power_of_two = false;                  // whole numbers: must be a power of two
   std::vector<std::string> kinds;             // device kinds whose chips take this key (set by
                                               // ParamRegistration); empty: every chip
 
@@ -41,10 +43,33 @@ struct ParamDecl {
   // The largest value a model can take without running out of memory or range (e.g. SMs a
   // simulation allocates state for): larger values are refused with the bound in the message.
   ParamDecl& at_most(double limit) { max_value = limit; return *this; }
+  // The smallest non-zero value that still means something (a cache line of 1 byte does not).
+  ParamDecl& at_least(double limit) { min_value = limit; return *this; }
+  ParamDecl& pow2() { power_of_two = true; return *this; }
 };
 
 // Every count or integer fits a 32-bit int (models store them as int).
 inline constexpr double kMaxWhole = 2147483647.0;
+
+// The valid range of a parameter: the one rule every value of every key obeys, wherever it was
+// written (chip or system file, --set, a sweep's --vary, a default). A value is finite; it is 0
+// only where the declaration allows zero; otherwise it lies in [lowest, highest]. The bounds are
+// the declaration's own (at_least, at_most) or else the defaults of its type and dimension
+// (docs/architecture.md "Ranges"): wide enough for any real chip from a microcontroller to a
+// cluster, narrow enough that no value overflows, underflows to zero or makes a simulation's time
+// or memory unbounded.
+struct ParamRange {
+  double lowest = 0;   // smallest non-zero value
+  double highest = 0;  // largest value
+  bool zero = false;   // is 0 allowed?
+  bool whole = false;  // whole numbers only
+  bool power_of_two = false;
+};
+ParamRange valid_range(const ParamDecl& decl);
+// "between 1 kHz and 1 THz", "a whole number between 1 and 100000", ... for error lines.
+std::string describe_range(const ParamDecl& decl);
+// Is `value` inside the range? (NaN never is.)
+bool in_range(const ParamDecl& decl, double value);
 
 // Builders for the common kinds.
 ParamDecl count_param(std::string key, std::string description);

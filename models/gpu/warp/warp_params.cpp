@@ -3,21 +3,32 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "models/gpu/warp/sector_cache.h"
 #include "sim/config/config.h"
+#include "sim/error.h"
 #include "sim/config/param.h"
 
 namespace hwsim::warp {
 namespace {
 
+// Bounds: a million cycles of latency, far above any real one (DRAM: ~800); per-SM structure
+// counts (ways, banks, partitions) far above any GPU's, small enough that the structures they
+// size stay small; line and sector sizes powers of two, as addresses split into them.
+constexpr double kMaxCycles = 1e6, kMaxStructure = 1024, kMaxLine = 4096;
+
 ParamDecl cycles(std::string key, std::string dflt, std::string what) {
-  return integer_param(std::move(key), std::move(what) + " (cycles)").defaults_to(std::move(dflt));
+  return integer_param(std::move(key), std::move(what) + " (cycles)").defaults_to(std::move(dflt)).at_most(kMaxCycles);
+}
+ParamDecl structure(std::string key, std::string what, std::string dflt) {
+  return count_param(std::move(key), std::move(what)).defaults_to(std::move(dflt)).at_most(kMaxStructure);
 }
 
 const ParamRegistration warp_params({"gpu"}, {
     choice_param("gpu.warp.scheduler", {"gto", "lrr"}, "warp scheduler: greedy-then-oldest or loose round-robin")
         .defaults_to("gto"),
-    count_param("gpu.warp.sub_partitions", "SM sub-partitions, each with a scheduler issuing one instruction per cycle")
-        .defaults_to("4"),
+    structure("gpu.warp.sub_partitions", "SM sub-partitions, each with a scheduler issuing one instruction per cycle", "4"),
     cycles("gpu.warp.latency.fp32", "4", "FP32 result latency"),
     cycles("gpu.warp.latency.int", "4", "integer result latency"),
     cycles("gpu.warp.latency.sfu", "18", "SFU (ex2, rcp, sqrt, div) result latency"),
@@ -38,12 +49,13 @@ const ParamRegistration warp_params({"gpu"}, {
                    "fraction of DRAM bandwidth lost to read/write bus turnarounds at a 50/50 read/write mix")
         .defaults_to("0").zero_allowed(),
     integer_param("gpu.warp.hbm_latency_spread", "DRAM access latency spread: uniform in the mean +- this (cycles)")
-        .defaults_to("0"),
+        .defaults_to("0").at_most(kMaxCycles),
     real_param("gpu.warp.dram_activation", "extra DRAM access times a row activation costs (0: rows not modelled)")
         .defaults_to("0").zero_allowed(),
-    count_param("gpu.warp.dram_row_bytes", "bytes of address space per DRAM row (page)").defaults_to("1024"),
-    count_param("gpu.warp.dram_banks", "DRAM banks in the device (open-row tracking)").defaults_to("2560"),
-    count_param("gpu.warp.l2_partitions", "L2 partitions: each SM caches what it reads in its near one").defaults_to("1"),
+    count_param("gpu.warp.dram_row_bytes", "bytes of address space per DRAM row (page)").defaults_to("1024")
+        .at_most(1 << 30),
+    count_param("gpu.warp.dram_banks", "DRAM banks in the device (open-row tracking)").defaults_to("2560").at_most(1e6),
+    structure("gpu.warp.l2_partitions", "L2 partitions: each SM caches what it reads in its near one", "1"),
     real_param("gpu.warp.write_drain", "extra DRAM read latency at full write utilisation, scaled by the write utilisation (cycles)")
         .defaults_to("0").zero_allowed(),
     real_param("gpu.warp.dram_queue", "DRAM read queueing delay scale: + this · u/(1-u) cycles at DRAM utilisation u (0: off)")
@@ -54,23 +66,26 @@ const ParamRegistration warp_params({"gpu"}, {
         .defaults_to("0").zero_allowed(),
     cycles("gpu.warp.branch", "4", "extra delay after a branch before the warp issues again"),
     cycles("gpu.warp.barrier", "8", "from the last warp's arrival at bar.sync to the release"),
-    count_param("gpu.warp.shared.banks", "shared-memory banks").defaults_to("32"),
-    count_param("gpu.warp.shared.bank_bytes", "bytes per bank per cycle").defaults_to("4"),
+    structure("gpu.warp.shared.banks", "shared-memory banks", "32"),
+    structure("gpu.warp.shared.bank_bytes", "bytes per bank per cycle", "4"),
     cycles("gpu.warp.shared.latency", "23", "shared-memory load latency without conflicts"),
     cycles("gpu.warp.shared.replay", "2", "extra latency per extra conflict way (replay)"),
     cycles("gpu.warp.mio_queue", "16", "shared-memory pipe backlog before issue stalls (MIO throttle)"),
     cycles("gpu.warp.cta_launch", "200", "from a CTA slot freeing to the next CTA's first issue"),
-    integer_param("gpu.warp.register_granule", "registers allocated per warp in units of").defaults_to("256"),
+    integer_param("gpu.warp.register_granule", "registers allocated per warp in units of").defaults_to("256")
+        .at_most(65536),
     quantity_param("gpu.warp.shared_reserved_per_cta", Dimension::bytes, "shared memory the driver reserves per CTA")
-        .defaults_to("1 KiB").zero_allowed(),
+        .defaults_to("1 KiB").zero_allowed().at_most(1 << 24),
     cycles("memory.l1.latency", "33", "L1 hit load-to-use latency"),
-    count_param("memory.l1.ways", "L1 associativity").defaults_to("4"),
-    count_param("memory.l1.lines_per_cycle", "128-byte lines the L1 tag stage handles per cycle").defaults_to("1"),
+    structure("memory.l1.ways", "L1 associativity", "4"),
+    structure("memory.l1.lines_per_cycle", "128-byte lines the L1 tag stage handles per cycle", "1"),
     cycles("memory.l1.lsu_queue", "32", "L1 tag-stage backlog before global accesses stall (LG throttle)"),
-    count_param("memory.l1.line_bytes", "cache line size in bytes").defaults_to("128"),
-    count_param("memory.l1.sector_bytes", "sector size in bytes (unit of a request)").defaults_to("32"),
-    count_param("gpu.warp.l2_ways", "L2 associativity in the warp model").defaults_to("16"),
-    count_param("gpu.warp.dram_access_bytes", "bytes fetched from device memory per L2 miss").defaults_to("64"),
+    count_param("memory.l1.line_bytes", "cache line size in bytes").defaults_to("128").at_least(4).at_most(kMaxLine).pow2(),
+    count_param("memory.l1.sector_bytes", "sector size in bytes (unit of a request)").defaults_to("32").at_least(4)
+        .at_most(kMaxLine).pow2(),
+    structure("gpu.warp.l2_ways", "L2 associativity in the warp model", "16"),
+    count_param("gpu.warp.dram_access_bytes", "bytes fetched from device memory per L2 miss").defaults_to("64")
+        .at_most(kMaxLine),
 });
 
 }  // namespace
@@ -121,6 +136,10 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.lsu_queue = w("memory.l1.lsu_queue");
   p.line_bytes = w("memory.l1.line_bytes");
   p.sector_bytes = w("memory.l1.sector_bytes");
+  if (p.sector_bytes > p.line_bytes || p.line_bytes / p.sector_bytes > SectorCache::kMaxSectors)
+    config_error(fmt::format("{}: memory.l1.sector_bytes: {} B sectors in {} B lines (memory.l1.line_bytes): a line holds "
+                             "1 to {} sectors", c.value("memory.l1.sector_bytes").origin, p.sector_bytes, p.line_bytes,
+                             SectorCache::kMaxSectors));
   p.l2_ways = w("gpu.warp.l2_ways");
   p.dram_access_bytes = w("gpu.warp.dram_access_bytes");
   double clk = p.chip.clock_hz;
