@@ -40,7 +40,9 @@ Workload build_elementwise(const WorkloadSpec& spec) {
   std::int64_t rows = spec.positive_int("T", 1);
   std::int64_t cols = spec.positive_int("D");
   DType dtype = spec.dtype("dtype", DType::bf16);
-  std::int64_t repeat = spec.positive_int("repeat", 1);
+  // Each repeat is one more kernel to simulate and no more memory: bounded so a run ends.
+  constexpr std::int64_t kMaxRepeat = 10000;
+  std::int64_t repeat = spec.positive_int("repeat", 1, kMaxRepeat);
   spec.reject_unused({"op", "T", "D", "dtype", "repeat"});
   double tensor = double(rows) * double(cols) * bytes_per_element(dtype);
   StreamOp s;
@@ -70,12 +72,11 @@ double last_kernel_seconds(const nlohmann::json& document) {
 
 // Measurement kinds over [T, D] tensors.
 std::optional<PredictionPlan> rows_plan(const Measurement& m) {
-  const auto& r = m.fields;
-  if (!r.contains("T") || !r.contains("D")) return std::nullopt;
-  std::string dtype = r.contains("dtype") ? r["dtype"].get<std::string>() : "bf16";
+  auto T = record_whole(m, "T"), D = record_whole(m, "D");
+  if (!T || !D) return std::nullopt;
+  std::string dtype = record_text(m, "dtype").value_or("bf16");
   // The records time repeated calls on one buffer set: predict the third of three calls.
-  return PredictionPlan{fmt::format("elementwise:op={},T={},D={},dtype={},repeat=3", m.kind,
-                                    r["T"].get<std::int64_t>(), r["D"].get<std::int64_t>(),
+  return PredictionPlan{fmt::format("elementwise:op={},T={},D={},dtype={},repeat=3", m.kind, *T, *D,
                                     dtype == "bfloat16" ? "bf16" : dtype),
                         last_kernel_seconds};
 }
@@ -83,9 +84,9 @@ std::optional<PredictionPlan> rows_plan(const Measurement& m) {
 // Memory kinds over a flat buffer of `bytes_each` bytes (shared/calibration: copy, read_sum_fp32,
 // fill_fp32), also timed as repeated calls on one buffer set.
 std::optional<PredictionPlan> buffer_plan(const Measurement& m, const char* op) {
-  if (!m.fields.contains("bytes_each")) return std::nullopt;
-  return PredictionPlan{fmt::format("elementwise:op={},T=1,D={},dtype=int8,repeat=3", op,
-                                    m.fields["bytes_each"].get<std::int64_t>()),
+  auto bytes_each = record_whole(m, "bytes_each");
+  if (!bytes_each) return std::nullopt;
+  return PredictionPlan{fmt::format("elementwise:op={},T=1,D={},dtype=int8,repeat=3", op, *bytes_each),
                         last_kernel_seconds};
 }
 

@@ -1,10 +1,12 @@
 #include "workloads/spec.h"
 
 #include <charconv>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace hwsim {
 
@@ -21,7 +23,7 @@ WorkloadSpec WorkloadSpec::parse(const std::string& text) {
   spec.text_ = text;
   auto colon = text.find(':');
   spec.name_ = trim(text.substr(0, colon));
-  if (spec.name_.empty()) workload_error(fmt::format("workload '{}': missing workload name before ':'", text));
+  if (spec.name_.empty()) workload_error(fmt::format("workload '{}': missing workload name before ':'", shorten(text, 200)));
   if (colon == std::string::npos) return spec;
   std::string rest = text.substr(colon + 1);
   std::size_t start = 0;
@@ -31,9 +33,9 @@ WorkloadSpec WorkloadSpec::parse(const std::string& text) {
     if (!item.empty()) {
       auto eq = item.find('=');
       if (eq == std::string::npos || eq == 0)
-        workload_error(fmt::format("workload '{}': '{}' is not KEY=VALUE", text, item));
+        workload_error(fmt::format("workload '{}': '{}' is not KEY=VALUE", shorten(text, 200), shorten(item)));
       std::string key = trim(item.substr(0, eq));
-      if (spec.fields_.count(key)) workload_error(fmt::format("workload '{}': {} given twice", text, key));
+      if (spec.fields_.count(key)) workload_error(fmt::format("workload '{}': {} given twice", shorten(text, 200), shorten(key)));
       spec.fields_[key] = trim(item.substr(eq + 1));
     }
     if (comma == std::string::npos) break;
@@ -43,7 +45,7 @@ WorkloadSpec WorkloadSpec::parse(const std::string& text) {
 }
 
 void WorkloadSpec::fail(const std::string& key, const std::string& what) const {
-  workload_error(fmt::format("workload '{}': {}: {}", text_, key, what));
+  workload_error(fmt::format("workload '{}': {}: {}", shorten(text_, 200), shorten(key), what));
 }
 
 const std::string* WorkloadSpec::raw(const std::string& key) const {
@@ -58,30 +60,39 @@ std::int64_t WorkloadSpec::positive_int(const std::string& key) const {
   return positive_int(key, 0);
 }
 
-std::int64_t WorkloadSpec::positive_int(const std::string& key, std::int64_t fallback) const {
-  std::int64_t v = non_negative_int(key, fallback);
-  if (raw(key) && v < 1) fail(key, fmt::format("'{}' must be at least 1", *raw(key)));
-  return v;
+std::int64_t WorkloadSpec::positive_int(const std::string& key, std::int64_t fallback, std::int64_t at_most) const {
+  return whole_in(key, fallback, 1, at_most);
 }
 
-std::int64_t WorkloadSpec::non_negative_int(const std::string& key, std::int64_t fallback) const {
+std::int64_t WorkloadSpec::non_negative_int(const std::string& key, std::int64_t fallback, std::int64_t at_most) const {
+  return whole_in(key, fallback, 0, at_most);
+}
+
+std::int64_t WorkloadSpec::whole_in(const std::string& key, std::int64_t fallback, std::int64_t lowest,
+                                    std::int64_t at_most) const {
   const std::string* s = raw(key);
   if (!s) return fallback;
   std::int64_t v = 0;
   auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), v);
-  if (ec != std::errc() || end != s->data() + s->size())
-    fail(key, fmt::format("'{}' is not a whole number", *s));
-  if (v < 0) fail(key, fmt::format("'{}' is negative", *s));
+  bool whole = end == s->data() + s->size();
+  if (whole && (ec == std::errc::result_out_of_range || (ec == std::errc() && v > at_most)))
+    fail(key, fmt::format("'{}' is out of range (a whole number between {} and {})", shorten(*s), lowest, at_most));
+  if (ec != std::errc() || !whole) fail(key, fmt::format("'{}' is not a whole number", shorten(*s)));
+  if (v < 0) fail(key, fmt::format("'{}' is negative", shorten(*s)));
+  if (v < lowest) fail(key, fmt::format("'{}' must be at least {}", shorten(*s), lowest));
   return v;
 }
 
-double WorkloadSpec::positive_real(const std::string& key, double fallback) const {
+double WorkloadSpec::positive_real(const std::string& key, double fallback, double at_most) const {
   const std::string* s = raw(key);
   if (!s) return fallback;
   double v = 0;
   auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), v);
-  if (ec != std::errc() || end != s->data() + s->size()) fail(key, fmt::format("'{}' is not a number", *s));
-  if (!(v > 0)) fail(key, fmt::format("'{}' must be greater than zero", *s));
+  if (ec != std::errc() || end != s->data() + s->size() || !std::isfinite(v))
+    fail(key, fmt::format("'{}' is not a finite number", shorten(*s)));
+  if (!(v > 0)) fail(key, fmt::format("'{}' must be greater than zero", shorten(*s)));
+  if (v < kMinSpecReal || v > at_most)
+    fail(key, fmt::format("'{}' is out of range (a number between {:g} and {:g})", shorten(*s), kMinSpecReal, at_most));
   return v;
 }
 
@@ -89,7 +100,7 @@ DType WorkloadSpec::dtype(const std::string& key, DType fallback) const {
   const std::string* s = raw(key);
   if (!s) return fallback;
   auto t = parse_dtype(*s);
-  if (!t) fail(key, fmt::format("unknown dtype '{}'; valid: {}{}", *s, join(dtype_names()), did_you_mean(*s, dtype_names())));
+  if (!t) fail(key, fmt::format("unknown dtype '{}'; valid: {}{}", shorten(*s), join(dtype_names()), did_you_mean(*s, dtype_names())));
   return *t;
 }
 
@@ -98,7 +109,7 @@ bool WorkloadSpec::boolean(const std::string& key, bool fallback) const {
   if (!s) return fallback;
   if (*s == "true" || *s == "1") return true;
   if (*s == "false" || *s == "0") return false;
-  fail(key, fmt::format("'{}' is not true or false", *s));
+  fail(key, fmt::format("'{}' is not true or false", shorten(*s)));
 }
 
 std::string WorkloadSpec::word(const std::string& key, const std::string& fallback) const {
@@ -109,7 +120,7 @@ std::string WorkloadSpec::word(const std::string& key, const std::string& fallba
 void WorkloadSpec::reject_unused(const std::vector<std::string>& valid) const {
   for (const auto& [key, value] : fields_) {
     if (used_.count(key)) continue;
-    workload_error(fmt::format("workload '{}': {}: unknown field{}; valid fields: {}", text_, key,
+    workload_error(fmt::format("workload '{}': {}: unknown field{}; valid fields: {}", shorten(text_, 200), shorten(key),
                                did_you_mean(key, valid), join(valid)));
   }
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/did_you_mean.h"
+#include "sim/input_file.h"
 #include "sim/error.h"
 
 namespace hwsim {
@@ -24,7 +25,8 @@ Workload WorkloadCatalog::build(const std::string& spec_text) {
     std::vector<std::string> names;
     for (const auto& [n, e] : entries()) names.push_back(n);
     workload_error(fmt::format("workload '{}': unknown workload '{}'{}; known: {} (hwsim list workloads)",
-                               spec_text, spec.name(), did_you_mean(spec.name(), names), join(names)));
+                               shorten(spec_text, 200), shorten(spec.name()), did_you_mean(spec.name(), names),
+                               join(names)));
   }
   Workload w = it->second.build(spec);
   w.kind = spec.name();

@@ -6,8 +6,10 @@
 #include <toml++/toml.h>
 
 #include "app/sweep/sweep_values.h"
+#include "sim/config/toml_text.h"
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace hwsim {
 
@@ -60,14 +62,8 @@ SweepAxis read_axis(const std::string& path, const toml::table& t) {
 }  // namespace
 
 SweepSpec load_sweep_file(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) io_error(fmt::format("{}: no such sweep file", path));
-  toml::table root;
-  try {
-    root = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    usage_error(fmt::format("{}:{}:{}: TOML syntax error: {}", path, e.source().begin.line, e.source().begin.column,
-                            e.description()));
-  }
+  if (!std::filesystem::exists(path)) io_error(fmt::format("{}: no such sweep file", shorten(path)));
+  toml::table root = parse_toml_text(read_input_file(path, "sweep file"), path, ExitCode::usage);
   static const std::vector<std::string> known = {"chip", "system", "workload", "set", "zip", "vary"};
   SweepSpec spec;
   for (auto&& [k, node] : root) {

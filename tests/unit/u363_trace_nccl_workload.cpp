@@ -106,7 +106,7 @@ TEST_CASE("nccl_log: spec fields: file is required, ranks checked, a missing fil
   CHECK(zero.find("ranks: '0' must be at least 1") != std::string::npos);
   auto [code4, absent] = error_of("nccl_log:file=/nonexistent/x.log");
   CHECK(code4 == ExitCode::io);
-  CHECK(absent == "/nonexistent/x.log: cannot read NCCL log");
+  CHECK(absent.rfind("/nonexistent/x.log: cannot read NCCL log", 0) == 0);
   auto [code5, folder] = error_of("nccl_log:file=" + std::string(HWSIM_SOURCE_DIR));
   CHECK(code5 == ExitCode::io);
   CHECK(folder.find("it is a folder") != std::string::npos);

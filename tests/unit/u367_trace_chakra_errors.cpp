@@ -82,6 +82,6 @@ TEST_CASE("chakra: a trace without work, or ranks the layout cannot hold") {
     FAIL("no error");
   } catch (const UserError& e) {
     CHECK(e.code() == ExitCode::io);
-    CHECK(std::string(e.what()) == "/nonexistent/trace.json: cannot read Chakra trace");
+    CHECK(std::string(e.what()).rfind("/nonexistent/trace.json: cannot read Chakra trace", 0) == 0);
   }
 }

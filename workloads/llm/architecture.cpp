@@ -124,9 +124,14 @@ ModelArchitecture load_architecture(const std::string& name) {
   return a;
 }
 
+// Fields that multiply a step's kernels without (much) memory get bounds of their own, so a spec
+// cannot make a run endless: 16x the deepest model shipped, 16x the most experts of a public MoE
+// (DeepSeek-V3: 256), 128x Llama 3.1's context.
+constexpr std::int64_t kMaxLayers = 4096, kMaxExperts = 4096, kMaxContext = std::int64_t(1) << 24;
+
 ModelArchitecture with_overrides(ModelArchitecture a, const WorkloadSpec& spec) {
   auto ctx = [&](const std::string& key) { return fmt::format("workload '{}': {}", spec.text(), key); };
-  a.layers = spec.positive_int("layers", a.layers);
+  a.layers = spec.positive_int("layers", a.layers, kMaxLayers);
   a.hidden = spec.positive_int("hidden", a.hidden);
   a.heads = spec.positive_int("heads", a.heads);
   a.kv_heads = spec.positive_int("kv_heads", a.kv_heads);
@@ -138,10 +143,10 @@ ModelArchitecture with_overrides(ModelArchitecture a, const WorkloadSpec& spec) 
   if (spec.has("norm")) a.norm = choice(spec.word("norm", ""), kNorms, ctx("norm"));
   if (spec.has("position")) a.position = choice(spec.word("position", ""), kPositions, ctx("position"));
   a.window = spec.non_negative_int("window", a.window);
-  a.experts = spec.positive_int("experts", a.experts);
-  a.top_k = spec.positive_int("top_k", a.top_k);
+  a.experts = spec.positive_int("experts", a.experts, kMaxExperts);
+  a.top_k = spec.positive_int("top_k", a.top_k, kMaxExperts);
   a.tied_embeddings = spec.boolean("tied_embeddings", a.tied_embeddings);
-  a.max_context = spec.positive_int("max_context", a.max_context);
+  a.max_context = spec.positive_int("max_context", a.max_context, kMaxContext);
   check_consistent(a, fmt::format("workload '{}': model {}", spec.text(), a.name));
   return a;
 }

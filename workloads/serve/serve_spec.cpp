@@ -10,6 +10,7 @@
 
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 #include "workloads/llm/parallel_layout.h"
 #include "workloads/passes/framework_pass.h"
 #include "workloads/spec.h"
@@ -146,6 +147,7 @@ double trace_number(const std::string& v, const std::string& path, std::size_t l
 }  // namespace
 
 std::vector<ServeRequest> read_serve_trace(const std::string& path) {
+  check_input_file(path, "serve trace");  // a regular file of bounded size (sim/input_file.h)
   std::ifstream in(path);
   if (!in) workload_error(fmt::format("trace '{}': cannot be read", path));
   const char* fields[] = {"arrival_s", "prompt_tokens", "output_tokens"};
@@ -197,7 +199,7 @@ namespace {
 
 std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec) {
   const std::string& t = spec.text();
-  std::int64_t n = spec.positive_int("requests", 100);
+  std::int64_t n = spec.positive_int("requests", 100, 1000000);  // bounded: each request is simulated
   std::string rate_text = spec.word("rate", "inf");
   double rate = std::numeric_limits<double>::infinity();
   if (rate_text != "inf") {

@@ -4,12 +4,12 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace hwsim {
 
 std::ifstream open_trace_file(const std::string& path, const std::string& what) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) io_error(fmt::format("{}: cannot read {}: it is a folder", path, what));
+  check_input_file(path, what);  // a regular file of bounded size (sim/input_file.h)
   std::ifstream in(path, std::ios::binary);
   if (!in) io_error(fmt::format("{}: cannot read {}", path, what));
   return in;
