@@ -10,16 +10,17 @@
 namespace hwsim {
 namespace {
 
-std::string text(const nlohmann::json& r, const char* key, const std::string& fallback) {
-  return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : fallback;
+std::string text(const Measurement& m, const char* key, const std::string& fallback) {
+  return record_text(m, key).value_or(fallback);
 }
 
 std::optional<PredictionPlan> collective_plan(const Measurement& m) {
-  const auto& r = m.fields;
-  if (!r.contains("bytes") || !r.contains("n") || !r["bytes"].is_number() || !r["n"].is_number()) return std::nullopt;
+  auto record_bytes = record_whole(m, "bytes"), n = record_whole(m, "n");
+  if (!record_bytes || !n) return std::nullopt;
+  const Measurement& r = m;
   if (text(r, "timing", "graph") != "graph" || text(r, "api", "") == "all_gather(list)") return std::nullopt;
   std::string op = text(r, "op", "");
-  double bytes = r["bytes"].get<double>();
+  double bytes = double(*record_bytes);
   if (op == "sendrecv_0to1") op = "send_recv";
   else if (op == "sendrecv_bidir") op = "all_to_all", bytes *= 2;  // both send `bytes`: an all_to_all of 2·bytes
   if (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "all_to_all" &&
@@ -29,7 +30,7 @@ std::optional<PredictionPlan> collective_plan(const Measurement& m) {
   algo = algo == "Ring" ? "ring" : algo == "Tree" ? "tree" : "auto";
   if (proto == "default") proto = "auto";
   PredictionPlan plan(fmt::format("collective:op={},bytes={:.0f}B,ranks={},algo={},proto={},dtype={}", op, bytes,
-                                  r["n"].get<std::int64_t>(), algo, proto, text(r, "dtype", "fp32")));
+                                  *n, algo, proto, text(r, "dtype", "fp32")));
   plan.needs_system = true;
   return plan;
 }

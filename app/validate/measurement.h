@@ -16,7 +16,19 @@ struct Measurement {
   double seconds = 0;
   nlohmann::json fields;   // the whole record
   int line = 0;            // 1-based line in its file
+  std::string file;        // the file it was read from
 };
+
+// Typed fields of a record, for the kind adapters (the one place record values are checked):
+// nullopt when the field is absent or null; a field of the wrong type or out of range is a
+// UserError(io) "FILE:LINE: FIELD: what is wrong (what would be right)". Whole numbers lie in
+// [0, kMaxRecordWhole] (exact in a double; a workload field's own range is checked when the spec
+// it makes is parsed); numbers are finite.
+inline constexpr double kMaxRecordWhole = 9007199254740992.0;  // 2^53
+std::optional<std::int64_t> record_whole(const Measurement& m, const std::string& key, std::int64_t lowest = 0);
+std::optional<double> record_number(const Measurement& m, const std::string& key);
+std::optional<std::string> record_text(const Measurement& m, const std::string& key);
+std::optional<bool> record_flag(const Measurement& m, const std::string& key);
 
 // What to simulate for a record: the workload spec, and how to read the prediction (seconds)
 // from the run's JSON document (default: result.seconds).

@@ -10,15 +10,11 @@ namespace hwsim {
 namespace {
 
 std::optional<PredictionPlan> tp_decode_plan(const Measurement& m) {
-  const auto& r = m.fields;
-  for (const char* key : {"model", "timing"})
-    if (!r.contains(key) || !r[key].is_string()) return std::nullopt;
-  for (const char* key : {"tp", "batch", "context"})
-    if (!r.contains(key) || !r[key].is_number_integer()) return std::nullopt;
-  if (r["timing"] != "graph" || r.contains("variant")) return std::nullopt;
-  PredictionPlan plan(fmt::format("decode:model={},batch={},context={},tp={}", r["model"].get<std::string>(),
-                                  r["batch"].get<std::int64_t>(), r["context"].get<std::int64_t>(),
-                                  r["tp"].get<std::int64_t>()));
+  auto model = record_text(m, "model"), timing = record_text(m, "timing");
+  auto tp = record_whole(m, "tp"), batch = record_whole(m, "batch"), context = record_whole(m, "context");
+  if (!model || !timing || !tp || !batch || !context) return std::nullopt;
+  if (*timing != "graph" || m.fields.contains("variant")) return std::nullopt;
+  PredictionPlan plan(fmt::format("decode:model={},batch={},context={},tp={}", *model, *batch, *context, *tp));
   plan.needs_system = true;
   return plan;
 }

@@ -59,39 +59,38 @@ PredictionPlan make_plan(KernelPlan k) {
   return plan;
 }
 
-std::optional<std::int64_t> whole(const nlohmann::json& r, const char* key) {
-  if (!r.contains(key) || !r[key].is_number()) return std::nullopt;
-  return r[key].get<std::int64_t>();
-}
+// Every field these records carry is a positive whole number (record_whole checks it).
+std::optional<std::int64_t> whole(const Measurement& m, const char* key) { return record_whole(m, key, 1); }
 
 std::optional<PredictionPlan> bank_conflict(const Measurement& m) {
-  auto stride = whole(m.fields, "stride_words");
+  auto stride = whole(m, "stride_words");
   if (!stride) return std::nullopt;
   return make_plan({"bank_conflict", kSms * 4, 512, {{"stride", std::to_string(*stride)}, {"iters", "4096"}}, 1});
 }
 
 std::optional<PredictionPlan> divergence(const Measurement& m) {
-  auto paths = whole(m.fields, "paths"), work = whole(m.fields, "work");
+  auto paths = whole(m, "paths"), work = whole(m, "work");
   if (!paths || !work) return std::nullopt;
   return make_plan({"divergence", kSms * 8, 256, {{"paths", std::to_string(*paths)}, {"work", std::to_string(*work)}}, 1});
 }
 
 std::optional<PredictionPlan> branch_data(const Measurement& m) {
-  auto work = whole(m.fields, "work");
-  if (!work || !m.fields.contains("order")) return std::nullopt;
-  std::string order = m.fields["order"].get<std::string>();
+  auto work = whole(m, "work");
+  auto order_field = record_text(m, "order");
+  if (!work || !order_field) return std::nullopt;
+  std::string order = *order_field;
   std::string x = order == "sorted" ? "threads:sorted" : "threads:random:1";
   return make_plan({"branch_data", kSms * 8, 256, {{"x", x}, {"work", std::to_string(*work)}}, 1});
 }
 
 std::optional<PredictionPlan> coalescing(const Measurement& m) {
-  auto stride = whole(m.fields, "stride_words"), threads = whole(m.fields, "threads");
+  auto stride = whole(m, "stride_words"), threads = whole(m, "threads");
   if (!stride || !threads) return std::nullopt;
   return make_plan({"strided_read", *threads / 256, 256, {{"stride", std::to_string(*stride)}}, 4});
 }
 
 std::optional<PredictionPlan> latency(const Measurement& m) {
-  auto kb = whole(m.fields, "footprint_kb"), steps = whole(m.fields, "steps");
+  auto kb = whole(m, "footprint_kb"), steps = whole(m, "steps");
   if (!kb || !steps) return std::nullopt;
   std::int64_t s = std::min<std::int64_t>(*steps, 262144);  // simulation time; every step is a cache miss past L2 anyway
   // microbench.cu runs chase twice and times the second launch (256 warm loads, then the timed
@@ -107,7 +106,7 @@ std::optional<PredictionPlan> latency(const Measurement& m) {
 }
 
 std::optional<PredictionPlan> occupancy_bw(const Measurement& m) {
-  auto w = whole(m.fields, "warps_per_sm");
+  auto w = whole(m, "warps_per_sm");
   if (!w) return std::nullopt;
   std::int64_t threads = std::min<std::int64_t>(*w * 32, 1024);
   std::int64_t blocks_per_sm = *w * 32 / threads;
