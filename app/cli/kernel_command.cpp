@@ -4,6 +4,7 @@
 // errors (parse, bounds, deadlock, --max-cycles) are one line, exit 4.
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 #include "models/gpu/warp/kernel_figures.h"
 #include "models/gpu/warp/kernel_launch.h"
@@ -13,6 +14,8 @@
 #include "app/cli/output_file.h"
 #include "sim/config/config.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
+#include "sim/memory_budget.h"
 #include "viz/kernel_html.h"
 
 namespace hwsim {
@@ -44,38 +47,49 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
     std::string name = d.substr(0, d.find('='));
     bool found = false;
     for (const auto& p : program.params) found |= p.buffer && p.name == name;
-    if (!found) usage_error("--dump " + name + ": kernel " + program.name + " has no buffer parameter of that name");
+    if (!found) usage_error("--dump " + shorten(name) + ": kernel " + program.name + " has no buffer parameter of that name");
   }
-  auto result = warp::run_kernel(params, std::move(program), options);
-  if (!run.json_path.empty()) {
+  // Output files: checked before the run, written all or nothing after it (app/cli/output_file.h).
+  std::unique_ptr<warp::KernelRun> result;
+  std::optional<warp::KernelFigures> figures;
+  auto kernel_figures = [&]() -> const warp::KernelFigures& {
+    if (!figures) figures = warp::kernel_figures(*result);
+    return *figures;
+  };
+  OutputSet outputs;
+  outputs.add("--json", run.json_path, [&] {
     auto doc = warp::kernel_document(*result);
     doc["config"] = nlohmann::json::parse(config.resolved_json());
-    write_file_atomically(run.json_path, doc.dump(2) + "\n");
-  }
-  if (!k.trace_path.empty()) write_file_atomically(k.trace_path, warp::chrome_trace(*result));
-  if (!run.html_path.empty() || !run.svg_path.empty()) {
-    warp::KernelFigures figures = warp::kernel_figures(*result);
-    if (!run.html_path.empty()) write_output(run.html_path, kernel_html_report(config, *result, figures));
-    if (!run.svg_path.empty()) write_output(run.svg_path, kernel_svg_report(figures));
-  }
-  // "-" puts a document on stdout: the text report stays off it.
-  bool stdout_taken = is_stdout_path(run.json_path) || is_stdout_path(k.trace_path) || is_stdout_path(run.html_path) ||
-                      is_stdout_path(run.svg_path);
-  if (!run.quiet && !stdout_taken) warp::print_kernel_report(std::cout, *result);
+    return doc.dump(2) + "\n";
+  });
+  outputs.add("--trace", k.trace_path, [&] { return warp::chrome_trace(*result); });
+  outputs.add("--html", run.html_path, [&] { return kernel_html_report(config, *result, kernel_figures()); });
+  outputs.add("--svg", run.svg_path, [&] { return kernel_svg_report(kernel_figures()); });
   for (const auto& d : k.dumps) {
     auto eq = d.find('=');
+    if (eq == std::string::npos) continue;
     std::string name = d.substr(0, eq);
-    const warp::Buffer* b = result->memory.by_name(name);
-    if (eq != std::string::npos) {
+    outputs.add("--dump " + name, d.substr(eq + 1), [&, name] {
+      const warp::Buffer* b = result->memory.by_name(name);
+      // One line per element, up to ~24 characters each: stated before the text is built.
+      require_memory(double(b->count) * 24, fmt::format("--dump {} ({} elements)", name, b->count));
       std::string text;
       for (std::uint64_t i = 0; i < b->count; ++i) text += result->memory.element_text(*b, i) + "\n";
-      write_file_atomically(d.substr(eq + 1), text);
-      continue;
-    }
+      return text;
+    });
+  }
+  outputs.check();
+  result = warp::run_kernel(params, std::move(program), options);
+  outputs.write();
+  // "-" puts a document on stdout: the text report stays off it.
+  if (!run.quiet && !outputs.takes_stdout()) warp::print_kernel_report(std::cout, *result);
+  for (const auto& d : k.dumps) {
+    if (d.find('=') != std::string::npos) continue;
+    const warp::Buffer* b = result->memory.by_name(d);
     const std::uint64_t shown = std::min<std::uint64_t>(b->count, 64);
-    std::cout << fmt::format("{} ({} x {}):", name, b->count, warp::type_name(b->type));
+    std::cout << fmt::format("{} ({} x {}):", d, b->count, warp::type_name(b->type));
     for (std::uint64_t i = 0; i < shown; ++i) std::cout << " " << result->memory.element_text(*b, i);
-    if (shown < b->count) std::cout << fmt::format(" ... ({} more; --dump {}=FILE writes all)", b->count - shown, name);
+    if (shown < b->count) std::cout << fmt::format(" ... ({} more; --dump {}=FILE writes all)", b->count - shown, d);
     std::cout << "\n";
   }
   return 0;

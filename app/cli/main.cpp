@@ -4,6 +4,9 @@
 
 #include "app/cli/commands.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
+#include "sim/memory_budget.h"
+#include "sim/units.h"
 
 namespace {
 // The options of a run (and of a kernel program), on the top level and on `run`.
@@ -47,12 +50,25 @@ CLI::App* add_sweep_command(CLI::App& app, hwsim::SweepCommandOptions& sweep) {
   sweep_cmd->add_option("--plot-y", sweep.plot_y, "--svg: the metric column (default: tokens_per_second, else seconds)");
   return sweep_cmd;
 }
+
+// --max-memory SIZE (every command): the host memory a run may take (sim/memory_budget.h).
+void apply_max_memory(const std::string& text) {
+  if (text.empty()) return;
+  std::string why;
+  auto bytes = hwsim::parse_quantity_as(text, hwsim::Dimension::bytes, &why);
+  if (!bytes) hwsim::usage_error("--max-memory " + hwsim::shorten(text) + ": " + why);
+  hwsim::set_memory_limit(*bytes);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace hwsim;
   CLI::App app{"hwsim: cycle-approximate simulator of AI hardware"};
   app.set_version_flag("--version", HWSIM_VERSION);
+  std::string max_memory;
+  app.add_option("--max-memory", max_memory,
+                 "host memory a run may take, e.g. 16GiB (default 8 GiB): a bigger estimate is refused before allocating")
+      ->envname("HWSIM_MAX_MEMORY");
 
   RunOptions run;
   KernelOptions kernel;
@@ -80,6 +96,8 @@ int main(int argc, char** argv) {
   list_cmd->add_option("what", list_what, "params, chips, systems, workloads, models, kinds or frameworks")->required();
   list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, mcu, system)");
   app.require_subcommand(0, 1);
+  for (CLI::App* command : {run_cmd, validate_cmd, sweep_cmd})
+    command->add_option("--max-memory", max_memory, "host memory a run may take, e.g. 16GiB (default 8 GiB)");
 
   try {
     app.parse(argc, argv);
@@ -95,6 +113,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    apply_max_memory(max_memory);
     if (*validate_cmd) {
       if (validate.chip.empty() && validate.system.empty()) usage_error("validate: give --chip FILE or --system FILE");
       return validate_command(validate);

@@ -1,5 +1,5 @@
 #pragma once
-// Writing an output file (--json, --trace, --csv, --html):
+// Writing output files (--json, --trace, --csv, --html, --svg, --dump BUF=FILE):
 //  - "-" writes to standard output;
 //  - an existing path that is not a plain regular file (a pipe, a FIFO, a device, a symbolic link
 //    such as /dev/stdout) is opened and written through: renaming over it would replace the pipe
@@ -9,7 +9,9 @@
 //    temporary beside `path`, renamed into place only when complete, so a failure leaves no
 //    partial file.
 // A failure is a UserError(io) naming the path.
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace hwsim {
 
@@ -20,5 +22,29 @@ bool is_stdout_path(const std::string& path);
 
 // The older name; the same behaviour as write_output.
 inline void write_file_atomically(const std::string& path, const std::string& content) { write_output(path, content); }
+
+// Every output file of one run, written all or nothing:
+//  - add() names each output (the option, for errors) and how to make its content; an empty
+//    path is no output. check() refuses, before anything runs, two outputs naming one
+//    destination (the same path, or one file by two names) and a destination whose folder does
+//    not exist or is a file;
+//  - write() makes every content, writes each regular file's to a temporary beside it, and only
+//    when all are complete renames them into place; any failure removes every temporary and the
+//    run leaves no file. Pipes, devices and standard output are written after that (they cannot
+//    be taken back), standard output last.
+class OutputSet {
+ public:
+  void add(std::string option, std::string path, std::function<std::string()> content);
+  void check() const;
+  void write() const;
+  bool takes_stdout() const;  // some output is "-": the text report stays off stdout
+
+ private:
+  struct Output {
+    std::string option, path;
+    std::function<std::string()> content;
+  };
+  std::vector<Output> outputs_;
+};
 
 }  // namespace hwsim

@@ -26,7 +26,24 @@ std::pair<std::vector<std::string>, std::vector<std::string>> split_overrides(co
 }
 }  // namespace
 
+namespace {
+// The run's output files, checked before the simulation (two outputs naming one file, a
+// missing folder) and written all or nothing after it.
+OutputSet run_outputs(const RunOptions& options, const Config& config, const Workload* workload,
+                      const RunResult* result, const Config* system) {
+  OutputSet out;
+  JsonDetail detail = options.summary ? JsonDetail::summary : JsonDetail::full;
+  out.add("--json", options.json_path,
+          [=, &config] { return run_document(config, *workload, *result, system, detail).dump(2) + "\n"; });
+  out.add("--trace", options.trace_path, [=] { return kernel_timeline_trace(*result).dump() + "\n"; });
+  out.add("--html", options.html_path, [=, &config] { return html_report(config, *workload, *result); });
+  out.add("--svg", options.svg_path, [=] { return svg_report(*result); });
+  return out;
+}
+}  // namespace
+
 int run_command(const RunOptions& options) {
+  run_outputs(options, Config(), nullptr, nullptr, nullptr).check();
   if (!options.system.empty()) {
     auto [system_sets, chip_sets] = split_overrides(options.overrides);
     Config system = load_system_config(options.system, system_sets);
@@ -44,17 +61,10 @@ int run_command(const RunOptions& options) {
 namespace {
 int report(const RunOptions& options, const Config& config, const Workload& workload, const RunResult& result,
            const Config* system) {
-  JsonDetail detail = options.summary ? JsonDetail::summary : JsonDetail::full;
-  if (!options.json_path.empty())
-    write_output(options.json_path, run_document(config, workload, result, system, detail).dump(2) + "\n");
-  if (!options.trace_path.empty())
-    write_output(options.trace_path, kernel_timeline_trace(result).dump() + "\n");
-  if (!options.html_path.empty()) write_output(options.html_path, html_report(config, workload, result));
-  if (!options.svg_path.empty()) write_output(options.svg_path, svg_report(result));
+  OutputSet outputs = run_outputs(options, config, &workload, &result, system);
+  outputs.write();
   // "-" puts a document on stdout: the text report stays off it.
-  bool stdout_taken = is_stdout_path(options.json_path) || is_stdout_path(options.trace_path) ||
-                      is_stdout_path(options.html_path) || is_stdout_path(options.svg_path);
-  if (!options.quiet && !stdout_taken) print_text_report(std::cout, config, workload, result);
+  if (!options.quiet && !outputs.takes_stdout()) print_text_report(std::cout, config, workload, result);
   return 0;
 }
 

@@ -51,6 +51,10 @@ int sweep_command(const SweepCommandOptions& o) {
   const auto& metrics = sweep_metric_columns();
   if (!o.plot_y.empty() && (o.plot_y == "bound" || std::find(metrics.begin(), metrics.end(), o.plot_y) == metrics.end()))
     usage_error(fmt::format("sweep --plot-y {}: not a numeric metric column (seconds, tokens_per_second, ...)", o.plot_y));
+  OutputSet outputs;  // --out streams its rows (for --resume); checked here against --svg
+  if (o.out != "-") outputs.add("--out", o.out, {});
+  outputs.add("--svg", o.svg_path, {});
+  outputs.check();
   SweepSummary s = run_sweep(options);
   if (world.rank == 0 && !o.svg_path.empty())
     write_output(o.svg_path, sweep_plot(options.spec, o.out, sweep_format(o.out), o.plot_x, o.plot_y));

@@ -11,16 +11,20 @@
 namespace hwsim {
 
 int validate_command(const ValidateOptions& options) {
+  ValidationReport report;
+  OutputSet outputs;
+  outputs.add("--csv", options.csv_path, [&] {
+    std::ostringstream csv;
+    write_validation_csv(csv, report);
+    return csv.str();
+  });
+  outputs.check();
   auto records = read_measurements(options.file);
-  ValidationReport report = validate(records, ValidationOptions{options.chip, options.system, options.overrides, options.kind});
+  report = validate(records, ValidationOptions{options.chip, options.system, options.overrides, options.kind});
   if (!options.kind.empty() && report.rows.empty())
     usage_error(fmt::format("validate: no record of kind '{}' that the simulator models in {}", options.kind,
                             options.file));
-  if (!options.csv_path.empty()) {
-    std::ostringstream csv;
-    write_validation_csv(csv, report);
-    write_file_atomically(options.csv_path, csv.str());
-  }
+  outputs.write();
   print_validation_report(std::cout, report, options.file, options.system.empty() ? options.chip : options.system);
   if (options.max_mape > 0) {
     for (const auto& k : report.kinds) {

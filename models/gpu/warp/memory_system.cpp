@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <fmt/format.h>
+
+#include "sim/memory_budget.h"
 
 namespace hwsim::warp {
 
@@ -11,6 +14,12 @@ using Line = SectorCache::Line;
 MemorySystem::MemorySystem(const WarpParams& p, int sms, std::uint64_t l1_data_bytes, double share)
     : p_(p), tag_free_(std::size_t(sms), 0), port_(std::size_t(sms)) {
   const int parts = std::max(1, p.l2_partitions);
+  // The tag stores hold a Line per cache line: stated before they are allocated (--max-memory).
+  double line_bytes = double(std::max(1, p.line_bytes));
+  double lines = double(p.chip.l2_bytes) / line_bytes + double(sms) * std::max(double(l1_data_bytes), line_bytes) / line_bytes;
+  require_memory(lines * sizeof(Line), fmt::format("the warp model's cache tag stores (memory.l2.size {} B, {} SMs of "
+                                                   "{} B L1, lines of {} B)",
+                                                   p.chip.l2_bytes, sms, l1_data_bytes, p.line_bytes));
   for (int i = 0; i < parts; ++i)
     l2_.push_back(std::make_unique<SectorCache>(std::uint64_t(p.chip.l2_bytes) / std::uint64_t(parts), p.line_bytes, p.l2_ways, true));
   for (int i = 0; i < sms; ++i) {

@@ -1,0 +1,31 @@
+#include "sim/memory_budget.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "sim/error.h"
+#include "sim/units.h"
+
+namespace hwsim {
+
+namespace {
+double& limit() {
+  static double bytes = kDefaultMaxMemory;
+  return bytes;
+}
+}  // namespace
+
+void set_memory_limit(double bytes) {
+  if (!(bytes > 0) || !std::isfinite(bytes)) usage_error("--max-memory: expected a size greater than zero (e.g. 16GiB)");
+  limit() = bytes;
+}
+
+double memory_limit() { return limit(); }
+
+void require_memory(double bytes, const std::string& what) {
+  if (bytes <= limit()) return;
+  workload_error(fmt::format("{} needs about {} of host memory, more than the {} that --max-memory allows",
+                             what, format_quantity(bytes, Dimension::bytes), format_quantity(limit(), Dimension::bytes)));
+}
+
+}  // namespace hwsim

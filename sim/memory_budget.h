@@ -1,0 +1,24 @@
+#pragma once
+// The host memory a run may take (`--max-memory`, default kDefaultMaxMemory). Whatever allocates
+// in proportion to user input (a cache's tag store, a warp-model SM array, a buffer dump, a
+// workload's op graph) first states its estimate here; an estimate over the limit is refused with
+// its numbers before anything is allocated, instead of exhausting the machine or dying in
+// std::bad_alloc. One process runs one simulation, so the budget is process-wide.
+#include <cstdint>
+#include <string>
+
+namespace hwsim {
+
+// Far above any shipped workload (a 512-token generate peaks under 1 GB), below a laptop's memory.
+inline constexpr double kDefaultMaxMemory = 8.0 * (1ull << 30);
+
+// Sets the limit in bytes (the CLI's --max-memory); must be positive and finite.
+void set_memory_limit(double bytes);
+double memory_limit();
+
+// Throws UserError(workload): "WHAT needs about N of host memory, more than the M that
+// --max-memory allows" when `bytes` exceeds the limit. `what` names the structure and the input
+// that sized it ("the warp model's L2 tag store (memory.l2.size = 1 PiB)").
+void require_memory(double bytes, const std::string& what);
+
+}  // namespace hwsim
