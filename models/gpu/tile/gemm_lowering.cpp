@@ -6,6 +6,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "sim/error.h"
+
 namespace hwsim {
 namespace {
 
@@ -153,6 +155,10 @@ std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
 
 GemmTiling choose_gemm_tiling(const GemmOp& g, const GpuChip& chip) {
   auto all = gemm_candidates(g, chip);
+  if (all.empty())
+    workload_error(fmt::format("a {}x{}x{} {} GEMM: no tile of the library's list fits the SM's {:.0f} B of shared memory "
+                               "(gpu.sm.shared_memory; gpu.tile.gemm_tiles lists the tiles)",
+                               g.m, g.n, g.k, dtype_name(g.a), chip.shared_memory_per_sm));
   return *std::min_element(all.begin(), all.end(), [](const GemmTiling& a, const GemmTiling& b) {
     return a.predicted_seconds < b.predicted_seconds;
   });

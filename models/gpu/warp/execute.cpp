@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <fmt/format.h>
 
 #include "sim/error.h"
@@ -82,27 +84,41 @@ template <class T> std::uint64_t raw(T v) {
   else return std::uint64_t(v);
 }
 
+// Integer arithmetic wraps around in two's complement as on the GPU: computed on the unsigned
+// type, never as C++ signed overflow (undefined). Floats pass through.
+template <class T> struct Wrap { using type = T; };
+template <class T> requires std::is_integral_v<T> struct Wrap<T> { using type = std::make_unsigned_t<T>; };
+
 template <class T> std::uint64_t arith(Op op, std::uint64_t ra, std::uint64_t rb, std::uint64_t rc, bool& ok) {
   T a = as<T>(ra), b = as<T>(rb), c = as<T>(rc);
   constexpr bool is_f = std::is_same_v<T, float>;
+  using W = typename Wrap<T>::type;
   switch (op) {
     case Op::mov: return raw<T>(a);
-    case Op::add: return raw<T>(T(a + b));
-    case Op::sub: return raw<T>(T(a - b));
-    case Op::mul: return raw<T>(T(a * b));
-    case Op::mad: return raw<T>(T(a * b + c));
-    case Op::fma: if constexpr (is_f) return raw<T>(std::fma(a, b, c)); else return raw<T>(T(a * b + c));
+    case Op::add: return raw<T>(T(W(a) + W(b)));
+    case Op::sub: return raw<T>(T(W(a) - W(b)));
+    case Op::mul: return raw<T>(T(W(a) * W(b)));
+    case Op::mad: return raw<T>(T(W(a) * W(b) + W(c)));
+    case Op::fma: if constexpr (is_f) return raw<T>(std::fma(a, b, c)); else return raw<T>(T(W(a) * W(b) + W(c)));
     case Op::div:
       if constexpr (is_f) return raw<T>(a / b);
-      else { if (b == 0) { ok = false; return 0; } return raw<T>(T(a / b)); }
+      else {
+        if (b == 0) { ok = false; return 0; }
+        if constexpr (std::is_signed_v<T>) if (b == T(-1)) return raw<T>(T(W(0) - W(a)));  // INT_MIN / -1 wraps
+        return raw<T>(T(a / b));
+      }
     case Op::rem:
       if constexpr (is_f) return 0;
-      else { if (b == 0) { ok = false; return 0; } return raw<T>(T(a % b)); }
+      else {
+        if (b == 0) { ok = false; return 0; }
+        if constexpr (std::is_signed_v<T>) if (b == T(-1)) return 0;  // INT_MIN % -1 traps on x86
+        return raw<T>(T(a % b));
+      }
     case Op::min: if constexpr (is_f) return raw<T>(std::fmin(a, b)); else return raw<T>(a < b ? a : b);
     case Op::max: if constexpr (is_f) return raw<T>(std::fmax(a, b)); else return raw<T>(a > b ? a : b);
-    case Op::neg: return raw<T>(T(-a));
-    case Op::abs: if constexpr (is_f) return raw<T>(std::fabs(a)); else return raw<T>(a < 0 ? T(-a) : a);
-    case Op::shl: if constexpr (is_f) return 0; else { unsigned s = unsigned(rb & 0xff); return s >= sizeof(T) * 8 ? 0 : raw<T>(T(a << s)); }
+    case Op::neg: if constexpr (is_f) return raw<T>(T(-a)); else return raw<T>(T(W(0) - W(a)));
+    case Op::abs: if constexpr (is_f) return raw<T>(std::fabs(a)); else return raw<T>(a < 0 ? T(W(0) - W(a)) : a);
+    case Op::shl: if constexpr (is_f) return 0; else { unsigned s = unsigned(rb & 0xff); return s >= sizeof(T) * 8 ? 0 : raw<T>(T(W(a) << s)); }
     case Op::shr:
       if constexpr (is_f) return 0;
       else { unsigned s = unsigned(rb & 0xff); if (s >= sizeof(T) * 8) return raw<T>(a < 0 ? T(-1) : T(0)); return raw<T>(T(a >> s)); }
@@ -149,6 +165,16 @@ std::uint64_t pair_arith(Op op, Type t, std::uint64_t ra, std::uint64_t rb, std:
   return out;
 }
 
+// Float to integer truncates and saturates as PTX's cvt.rzi does (NaN is 0), never a C++ cast of
+// an out-of-range value (undefined).
+template <class I> I saturate(double x) {
+  if (std::isnan(x)) return 0;
+  x = std::trunc(x);
+  if (x <= double(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (x >= double(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return I(x);
+}
+
 std::uint64_t convert(Type dst, Type src, std::uint64_t v) {
   double x;
   switch (src) {
@@ -166,10 +192,10 @@ std::uint64_t convert(Type dst, Type src, std::uint64_t v) {
   }
   switch (dst) {
     case Type::f32: return bits(float(x));
-    case Type::s32: return std::uint32_t(std::int32_t(std::trunc(x)));
-    case Type::u32: return std::uint32_t(x < 0 ? 0 : std::trunc(x));
-    case Type::s64: return std::uint64_t(std::int64_t(std::trunc(x)));
-    default: return std::uint64_t(x < 0 ? 0 : std::trunc(x));
+    case Type::s32: return std::uint32_t(saturate<std::int32_t>(x));
+    case Type::u32: return saturate<std::uint32_t>(x);
+    case Type::s64: return std::uint64_t(saturate<std::int64_t>(x));
+    default: return saturate<std::uint64_t>(x);
   }
 }
 

@@ -66,6 +66,10 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
     ctas = std::max<std::uint64_t>(1, std::uint64_t(std::llround(double(run->grid) * share)));
   }
   sms = int(std::min<std::uint64_t>(std::uint64_t(sms), ctas));  // an SM without work is not simulated
+  if (ctas > kMaxSimulatedCtas)
+    workload_error(fmt::format("kernel {}: a grid of {} blocks is more than the {} the warp model simulates (--sample-sms N "
+                               "simulates N SMs and their share of the grid)", prog.name, ctas, kMaxSimulatedCtas));
+  const std::int64_t horizon = opt.max_cycles > 0 ? opt.max_cycles : kDefaultMaxCycles;
   KernelStats& st = run->stats;
   st.pcs.assign(prog.code.size(), PcStats{});
   st.trace = opt.trace;
@@ -123,9 +127,9 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
     auto [t, sm] = heap.top();
     heap.pop();
     if (t != scheduled[std::size_t(sm)]) continue;  // superseded
-    if (opt.max_cycles > 0 && t > opt.max_cycles)
-      workload_error(fmt::format("kernel {}: stopped at --max-cycles {}: {} of {} blocks done (a runaway loop?)", prog.name,
-                                 opt.max_cycles, st.ctas_simulated - 0, ctas));
+    if (t > horizon)
+      workload_error(fmt::format("kernel {}: stopped at --max-cycles {}{}: {} of {} blocks done (a runaway loop?)", prog.name,
+                                 horizon, opt.max_cycles > 0 ? "" : " (the default)", st.ctas_simulated - 0, ctas));
     last = std::max(last, t);
     scheduled[std::size_t(sm)] = SmCore::kNever;
     std::int64_t nt = cores[std::size_t(sm)]->step(t);

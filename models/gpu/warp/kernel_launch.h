@@ -16,9 +16,16 @@
 
 namespace hwsim::warp {
 
+// The warp model's horizons: a kernel runs at most this many cycles unless --max-cycles says
+// otherwise (an endless loop stops with one line instead of running forever), and simulates at most
+// kMaxSimulatedCtas blocks (--sample-sms simulates a share of a larger grid), as the tile model
+// refuses more than its tiles.
+inline constexpr std::int64_t kDefaultMaxCycles = 1'000'000'000;
+inline constexpr std::uint64_t kMaxSimulatedCtas = 4'000'000;
+
 struct LaunchOptions {
   LaunchArgs args;
-  std::int64_t max_cycles = 0;     // 0 = no limit
+  std::int64_t max_cycles = 0;     // 0 = kDefaultMaxCycles
   int sample_sms = 0;              // > 0: simulate this many SMs and their share of the grid and bandwidth
   bool trace = false;
 };

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace hwsim::warp {
 namespace {
@@ -518,60 +519,68 @@ Program parse_kernel(const std::string& source, const std::string& file) {
   return Parser(source, file).run();
 }
 
-Program load_kernel(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) io_error(path + ": cannot read kernel file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_kernel(ss.str(), path);
-}
+Program load_kernel(const std::string& path) { return parse_kernel(read_input_file(path, "kernel file"), path); }
 
-// Post-dominators by iterative data flow over instructions (kernels are small). Node n = exit.
+// Immediate post-dominators (Cooper, Harvey and Kennedy's iterative dominator algorithm on the
+// reversed control-flow graph, rooted at node n = exit): linear memory and near-linear time, so a
+// program of many thousands of branches is analysed in milliseconds. A branch or exit reconverges
+// at its immediate post-dominator; an instruction that never reaches exit (an endless loop)
+// reconverges only at exit.
 void compute_reconvergence(Program& p) {
   const int n = int(p.code.size());
-  const int words = (n + 1 + 63) / 64;
-  std::vector<std::vector<std::uint64_t>> pdom(n + 1, std::vector<std::uint64_t>(words, ~0ull));
-  auto succ = [&](int i) {
-    std::vector<int> s;
-    const Instr& in = p.code[i];
-    if (in.op == Op::exit) {
-      s.push_back(n);
-      if (in.guard >= 0) s.push_back(i + 1);
-    } else if (in.op == Op::bra) {
-      s.push_back(in.target);
-      if (in.guard >= 0) s.push_back(i + 1);
-    } else {
-      s.push_back(i + 1);
-    }
-    for (int& x : s) x = std::min(x, n);
-    return s;
+  auto successors = [&](int i, int out[2]) {
+    const Instr& in = p.code[std::size_t(i)];
+    int count = 0;
+    if (in.op == Op::exit) out[count++] = n;
+    else if (in.op == Op::bra) out[count++] = std::min(in.target, n);
+    if (in.op == Op::exit || in.op == Op::bra ? in.guard >= 0 : true) out[count++] = std::min(i + 1, n);
+    return count;
   };
-  std::fill(pdom[n].begin(), pdom[n].end(), 0);
-  pdom[n][n / 64] |= 1ull << (n % 64);
-  bool changed = true;
-  while (changed) {
+  // Predecessors: the edges of the reversed graph.
+  std::vector<std::vector<int>> preds(std::size_t(n) + 1);
+  for (int i = 0; i < n; ++i) {
+    int s[2];
+    for (int k = 0, c = successors(i, s); k < c; ++k) preds[std::size_t(s[k])].push_back(i);
+  }
+  // Post-order of the reversed graph from exit (iterative: no recursion depth to overflow).
+  std::vector<int> order, number(std::size_t(n) + 1, -1);
+  std::vector<std::pair<int, std::size_t>> stack{{n, 0}};
+  std::vector<char> seen(std::size_t(n) + 1, 0);
+  seen[std::size_t(n)] = 1;
+  while (!stack.empty()) {
+    auto& [v, next] = stack.back();
+    if (next < preds[std::size_t(v)].size()) {
+      int u = preds[std::size_t(v)][next++];
+      if (!seen[std::size_t(u)]) seen[std::size_t(u)] = 1, stack.push_back({u, 0});
+      continue;
+    }
+    number[std::size_t(v)] = int(order.size());
+    order.push_back(v);
+    stack.pop_back();
+  }
+  std::vector<int> ipdom(std::size_t(n) + 1, -1);
+  ipdom[std::size_t(n)] = n;
+  auto intersect = [&](int a, int b) {
+    while (a != b) {
+      while (number[std::size_t(a)] < number[std::size_t(b)]) a = ipdom[std::size_t(a)];
+      while (number[std::size_t(b)] < number[std::size_t(a)]) b = ipdom[std::size_t(b)];
+    }
+    return a;
+  };
+  for (bool changed = true; changed;) {
     changed = false;
-    for (int i = n - 1; i >= 0; --i) {
-      std::vector<std::uint64_t> acc(words, ~0ull);
-      for (int s : succ(i))
-        for (int w = 0; w < words; ++w) acc[w] &= pdom[s][w];
-      acc[i / 64] |= 1ull << (i % 64);
-      if (acc != pdom[i]) { pdom[i] = acc; changed = true; }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {  // reverse post-order
+      int v = *it;
+      if (v == n) continue;
+      int s[2], best = -1;
+      for (int k = 0, c = successors(v, s); k < c; ++k)
+        if (ipdom[std::size_t(s[k])] >= 0) best = best < 0 ? s[k] : intersect(s[k], best);
+      if (best >= 0 && ipdom[std::size_t(v)] != best) ipdom[std::size_t(v)] = best, changed = true;
     }
   }
-  // immediate post-dominator: the strict post-dominator that every other strict one post-dominates
   for (int i = 0; i < n; ++i) {
-    Instr& in = p.code[i];
-    if (in.op != Op::bra && in.op != Op::exit) continue;
-    // the largest set is the nearest: recompute as max
-    int best = n, best_size = -1;
-    for (int j = 0; j <= n; ++j) {
-      if (j == i || !(pdom[i][j / 64] >> (j % 64) & 1)) continue;
-      int size = 0;
-      for (int w = 0; w < words; ++w) size += std::popcount(pdom[j][w]);
-      if (size > best_size) { best_size = size; best = j; }
-    }
-    in.reconverge = best;
+    Instr& in = p.code[std::size_t(i)];
+    if (in.op == Op::bra || in.op == Op::exit) in.reconverge = ipdom[std::size_t(i)] >= 0 ? ipdom[std::size_t(i)] : n;
   }
 }
 
