@@ -4,10 +4,14 @@
 #   scripts/setup.sh run    install what is missing, build (Release), run the main job
 #   scripts/setup.sh test   install what is missing, build (Release), run the full test suite
 #   scripts/setup.sh build  install what is missing and build, nothing else
+#   scripts/setup.sh sanitize  install clang, build hwsim, the unit and hostile tests and the fuzz
+#                           targets with AddressSanitizer + UBSan (in build-san/), run those tests
+#                           and each fuzzer for HWSIM_FUZZ_SECONDS (default 30) on its corpus
 #
 # apt-get runs directly as root and through sudo otherwise; it is skipped when every package is
 # already installed. Environment: HWSIM_BUILD_DIR (default: build/ in the repository),
-# HWSIM_JOBS (default: nproc), HWSIM_EXTRAS (1: also the optional tools, below; 0: not even for test).
+# HWSIM_JOBS (default: nproc), HWSIM_EXTRAS (1: also the optional tools, below; 0: not even for test),
+# HWSIM_SAN_BUILD_DIR (default: build-san/), HWSIM_FUZZ_SECONDS.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +25,11 @@ packages=(build-essential g++ cmake pkg-config libsystemc-dev libboost-graph-dev
 # they are absent (HWSIM_EXTRAS=0 scripts/setup.sh test leaves them out).
 if [ "${HWSIM_EXTRAS:-}" = 1 ] || { [ "${1:-}" = test ] && [ "${HWSIM_EXTRAS:-}" != 0 ]; }; then
   packages+=(openmpi-bin libopenmpi-dev chromium python3)
+fi
+# The sanitizer build and the fuzzers (scripts/sanitize.sh, fuzz/README.md) need clang and its
+# runtimes (AddressSanitizer, UBSan, libFuzzer): Debian 12's clang 14.
+if [ "${1:-}" = sanitize ] || [ "${1:-}" = test ]; then
+  packages+=(clang libclang-rt-14-dev)
 fi
 
 install_missing() {
@@ -64,8 +73,12 @@ case "${1:-}" in
     install_missing
     build
     ;;
+  sanitize)
+    install_missing
+    "$root/scripts/sanitize.sh"
+    ;;
   *)
-    echo "usage: scripts/setup.sh run|test|build" >&2
+    echo "usage: scripts/setup.sh run|test|build|sanitize" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,72 @@
+// Class "silently wrong": inputs that once gave a nonsense number with exit 0 are refused.
+#include "tests/hostile/hostile.h"
+
+using namespace hwsim::hostile;
+
+namespace {
+// A chip file that extends the shipped H100 and sets one table's key.
+std::string chip_with(const fs::path& dir, const std::string& table, const std::string& line) {
+  return write_input(dir, "chip.toml", "extends = \"" + std::string(HWSIM_SOURCE_DIR) + "/configs/h100.toml\"\n[" +
+                                           table + "]\n" + line + "\n");
+}
+}  // namespace
+
+TEST_CASE("hostile wrong, --set: 2^32 + 1 SMs is out of range, not a 1-SM result") {
+  refused("--chip h100 --set gpu.sm_count=4294967297 -w gemm:M=4096,N=4096,K=4096 -q --json {dir}/r.json", 3,
+          "gpu.sm_count: 4294967297 is out of range");
+}
+
+TEST_CASE("hostile wrong, chip TOML: NaN is refused as --set refuses it") {
+  auto dir = case_dir();
+  chip_with(dir, "gpu.tile", "tensor_efficiency = nan");
+  refused(dir, "--chip {dir}/chip.toml -w gemm:M=4096,N=4096,K=4096 -q --json {dir}/r.json", 3,
+          "gpu.tile.tensor_efficiency: expected a finite number");
+}
+
+TEST_CASE("hostile wrong, chip TOML: infinity is refused") {
+  auto dir = case_dir();
+  chip_with(dir, "gpu.sm.flops_per_clock", "bf16 = inf");
+  refused(dir, "--chip {dir}/chip.toml -w gemm:M=4096,N=4096,K=4096 -q", 3, "expected a finite number");
+}
+
+TEST_CASE("hostile wrong, chip TOML: 1e308 TB/s overflows to infinity once scaled, and is refused") {
+  auto dir = case_dir();
+  chip_with(dir, "memory.hbm", "bandwidth = \"1e308 TB/s\"");
+  refused(dir, "--chip {dir}/chip.toml -w decode_llama8b -q --json {dir}/r.json", 3, "'1e308 TB/s' is too large");
+}
+
+TEST_CASE("hostile wrong, --set: an efficiency of 1e-320 is out of range, not a time of 0") {
+  refused("--chip h100 --set gpu.tile.tensor_efficiency=1e-320 -w gemm:M=4096,N=4096,K=4096 -q", 3,
+          "is out of range (a fraction between 1e-06 and 1)");
+}
+
+TEST_CASE("hostile wrong, system --set: a NaN link bandwidth is refused") {
+  refused("--system h200x2 --set scale_up.link_bandwidth=nanGB/s -w decode_llama8b:tp=2 -q", 3,
+          "scale_up.link_bandwidth");
+}
+
+TEST_CASE("hostile wrong, validate file: a folder is not an empty file") {
+  refused("validate /tmp --chip h100", 5, "it is a folder");
+}
+
+TEST_CASE("hostile wrong, validate record: a negative measured time is refused, naming the line") {
+  auto dir = case_dir();
+  write_input(dir, "m.jsonl", "{\"kind\": \"gemm\", \"M\": 64, \"N\": 64, \"K\": 64, \"dtype\": \"bf16\", \"seconds\": -1}\n");
+  refused(dir, "validate {dir}/m.jsonl --chip h100 --csv {dir}/rows.csv", 5,
+          "m.jsonl:1: seconds: -1 is not a positive time in seconds");
+}
+
+TEST_CASE("hostile wrong, workload spec: a serve rate of NaN is refused") {
+  refused("--chip h100 -w serve:model=llama3_8b,requests=10,rate=nan,prompt=1,output=1 -q", 4, "rate");
+}
+
+TEST_CASE("hostile wrong, workload spec: an infinite memory utilisation is refused") {
+  refused("--chip h100 -w serve:model=llama3_8b,requests=10,gpu_memory_utilization=inf -q", 4,
+          "gpu_memory_utilization: 'inf' is not a finite number");
+}
+
+TEST_CASE("hostile wrong, serve trace file: a negative token count names the file and line") {
+  auto dir = case_dir();
+  write_input(dir, "t.csv", "arrival_s,prompt_tokens,output_tokens\n0,16,16\n0.5,-3,16\n");
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/t.csv -q", 4, "t.csv:3: prompt_tokens");
+}

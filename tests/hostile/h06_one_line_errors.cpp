@@ -1,0 +1,60 @@
+// Class "errors that are not one line": what once ended in an internal error, a JSON library's
+// message or a wrong suggestion is one clear line.
+#include "tests/hostile/hostile.h"
+
+using namespace hwsim::hostile;
+
+TEST_CASE("hostile one line, --set: a 1 Hz clock is out of range (once a 38,000-character internal error)") {
+  refused("--chip h100 --set gpu.sm.clock=1Hz -w decode_llama8b -q", 3,
+          "gpu.sm.clock: '1Hz' is out of range (a value between 1 kHz and 1 THz)");
+}
+
+TEST_CASE("hostile one line, --set: a 1 B/s bandwidth is out of range") {
+  refused("--chip h100 --set memory.hbm.bandwidth=1B/s -w decode_llama8b -q", 3,
+          "memory.hbm.bandwidth: '1B/s' is out of range");
+}
+
+TEST_CASE("hostile one line, --set: a bandwidth inside the range that puts the run past the engine's horizon") {
+  refused("--chip h100 --set memory.hbm.bandwidth=1kB/s -w decode_llama8b -q", 4, "beyond the engine's range");
+}
+
+TEST_CASE("hostile one line, --set: 2^31 SMs is out of range, not a vector error") {
+  refused("--chip h100 --set gpu.sm_count=2147483648 -w decode_llama8b -q", 3, "gpu.sm_count: 2147483648 is out of range");
+}
+
+TEST_CASE("hostile one line, validate record: M of 1e30 is not a whole number (not a negative one)") {
+  auto dir = case_dir();
+  write_input(dir, "m.jsonl", "{\"kind\": \"gemm\", \"M\": 1e30, \"N\": 64, \"K\": 64, \"dtype\": \"bf16\", \"seconds\": 1e-5}\n");
+  refused(dir, "validate {dir}/m.jsonl --chip h100", 5, "m.jsonl:1: M: 1e+30 is not a whole number between 0 and 2^53");
+}
+
+TEST_CASE("hostile one line, validate record: a JSON line that is not an object names its line") {
+  auto dir = case_dir();
+  write_input(dir, "m.jsonl", "{\"kind\": \"gemm\"\n");
+  refused(dir, "validate {dir}/m.jsonl --chip h100", 5, "m.jsonl:1: not a JSON object");
+}
+
+TEST_CASE("hostile one line, units: KHz suggests kHz only (no KiHz)") {
+  Outcome o = run_case(case_dir(), "--chip h100 --set gpu.sm.clock=1KHz -w decode_llama8b -q");
+  CHECK(o.exit_code == 3);
+  CHECK(hwsim::test::contains(o.err, "the prefix kilo is a small k (kHz)"));
+  CHECK(!hwsim::test::contains(o.err, "KiHz"));
+}
+
+TEST_CASE("hostile one line, workload spec: a 100,000-character unknown name is echoed shortened") {
+  refused("--chip h100 -w " + std::string(100000, 'q') + " -q", 4, "unknown workload");
+}
+
+TEST_CASE("hostile one line, system file: an out-of-range system key in a file names file and line") {
+  auto dir = case_dir();
+  write_input(dir, "sys.toml", "kind = \"system\"\nname = \"s\"\n[system]\nchip = \"h100\"\nnodes = 0\n"
+                               "[scale_up]\nlink_bandwidth = \"450 GB/s\"\n");
+  refused(dir, "--system {dir}/sys.toml -w decode_llama8b -q", 3, "sys.toml:5: system.nodes");
+}
+
+TEST_CASE("hostile one line, sweep file: a NaN value in a sweep's --set is refused before any point runs") {
+  auto dir = case_dir();
+  write_input(dir, "s.toml", "chip = \"h100\"\nworkload = \"gemm:M=64,N=64,K=64\"\nset = [\"memory.hbm.bandwidth=nanTB/s\"]\n"
+                             "[[vary]]\nkey = \"workload.M\"\nvalues = [64, 128]\n");
+  refused(dir, "sweep {dir}/s.toml --out {dir}/o.csv", 3, "memory.hbm.bandwidth");
+}
