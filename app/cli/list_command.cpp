@@ -29,7 +29,9 @@ void list_params(const std::string& kind) {
     if (!kind.empty() && !applies_to(d, kind)) continue;
     std::string def = d.default_value ? (d.default_value->empty() ? "\"\"" : *d.default_value) : "required";
     std::string kinds = d.kinds.empty() ? "all" : join(d.kinds, ",");
-    fmt::print("{:<36} {:<12} {:<10} {:<12} {}\n", d.key, kinds, type_label(d), def, d.description);
+    bool numeric = d.type != ParamType::choice && d.type != ParamType::text && d.type != ParamType::boolean;
+    std::string range = numeric ? " [" + describe_range(d) + "]" : "";  // the valid range (param.h)
+    fmt::print("{:<36} {:<12} {:<10} {:<12} {}{}\n", d.key, kinds, type_label(d), def, d.description, range);
   }
 }
 }  // namespace
