@@ -35,6 +35,9 @@ SweepSpec build_spec(const SweepCommandOptions& o) {
 
 int sweep_command(const SweepCommandOptions& o) {
   if (o.jobs < 0) usage_error(fmt::format("sweep --jobs {}: give a count ≥ 1 (0 or none: every core)", o.jobs));
+  // Each job is a process with a simulation of its own: bounded, so a typo cannot fork thousands.
+  constexpr int kMaxJobs = 1024;
+  if (o.jobs > kMaxJobs) usage_error(fmt::format("sweep --jobs {}: at most {} processes at a time", o.jobs, kMaxJobs));
   MpiWorld world = start_mpi_if_launched();
   struct StopMpi { ~StopMpi() { stop_mpi(); } } stop;
   SweepOptions options;

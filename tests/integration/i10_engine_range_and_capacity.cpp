@@ -7,11 +7,18 @@
 
 using namespace hwsim::test;
 
-TEST_CASE("cli: a 1 Hz TPU clock is beyond the engine's range: exit 4, one line") {
-  CliRun r = run_hwsim("--chip tpu_v5e --set systolic.clock=1Hz -w decode_llama8b -q");
+TEST_CASE("cli: a 1 kB/s TPU HBM (the lowest bandwidth in range) is beyond the engine's range: exit 4, one line") {
+  CliRun r = run_hwsim("--chip tpu_v5e --set memory.hbm.bandwidth=1kB/s -w decode_llama8b -q");
   CHECK(r.exit_code == 4);
   REQUIRE(lines_of(r.err).size() == 1);
   CHECK(contains(r.err, "beyond the engine's range"));
+}
+
+TEST_CASE("cli: a 1 Hz TPU clock is below the range of a clock: exit 3, one line") {
+  CliRun r = run_hwsim("--chip tpu_v5e --set systolic.clock=1Hz -w decode_llama8b -q");
+  CHECK(r.exit_code == 3);
+  REQUIRE(lines_of(r.err).size() == 1);
+  CHECK(contains(r.err, "systolic.clock: '1Hz' is out of range (a value between 1 kHz and 1 THz)"));
 }
 
 TEST_CASE("cli: a GEMM whose tensors exceed HBM does not fit: exit 4, one line naming the level") {

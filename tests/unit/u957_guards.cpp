@@ -1,0 +1,49 @@
+// Guards of the generic core: the memory budget (sim/memory_budget.h), TOML nesting
+// (sim/config/toml_text.h) and did-you-mean on words no key is near (sim/did_you_mean.h).
+#include <doctest/doctest.h>
+
+#include <toml++/toml.h>
+
+#include "sim/config/toml_text.h"
+#include "sim/did_you_mean.h"
+#include "sim/error.h"
+#include "sim/memory_budget.h"
+#include "tests/fixtures/test_support.h"
+
+using namespace hwsim;
+
+TEST_CASE("memory budget: an estimate over --max-memory is one line with both numbers") {
+  CHECK(memory_limit() == kDefaultMaxMemory);
+  CHECK_NOTHROW(require_memory(1e9, "a small thing"));
+  set_memory_limit(1 << 20);
+  try {
+    require_memory(3e6, "the warp model's tag stores");
+    FAIL("no error");
+  } catch (const UserError& e) {
+    CHECK(e.code() == ExitCode::workload);
+    CHECK(std::string(e.what()) ==
+          "the warp model's tag stores needs about 3 MB of host memory, more than the 1.05 MB that --max-memory allows");
+  }
+  CHECK_THROWS_AS(set_memory_limit(0), UserError);
+}
+
+TEST_CASE("toml nesting: deep keys and brackets are refused before toml++ recurses; lists and numbers are not") {
+  std::string deep = "a";
+  for (int i = 0; i < 100; ++i) deep += ".a";
+  CHECK_THROWS_WITH_AS(parse_toml_text("x = 1\n" + deep + " = 1\n", "f.toml", ExitCode::config),
+                       "f.toml:2: a key or table nested more than 64 levels deep (a dotted key of that many parts?)",
+                       UserError);
+  CHECK_THROWS_AS(parse_toml_text("x = " + std::string(100, '[') + "\n", "f.toml", ExitCode::usage), UserError);
+  std::string list = "values = [";
+  for (int i = 0; i < 200; ++i) list += "1.5, ";
+  toml::table t = parse_toml_text(list + "2.5]\n# a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z\nname = \"a.b.c\"\n",
+                                  "f.toml", ExitCode::config);
+  CHECK(t["values"].as_array()->size() == 201);
+}
+
+TEST_CASE("did you mean: a word no key is near costs nothing and suggests nothing") {
+  std::vector<std::string> keys = {"memory.hbm.bandwidth", "gpu.sm_count"};
+  CHECK(did_you_mean("memory.hbm.bandwith", keys) == " (did you mean memory.hbm.bandwidth?)");
+  CHECK(closest_match(std::string(8 << 20, 'x'), keys).empty());
+  CHECK(closest_match(std::string(200, 'x'), keys).empty());
+}
