@@ -65,11 +65,17 @@ std::string read_input_file(const std::string& path, const std::string& what, st
 }
 
 std::string shorten(const std::string& text, std::size_t width) {
-  if (text.size() <= width) return text;
-  std::size_t cut = width > 3 ? width - 3 : 0;
-  // Do not cut a UTF-8 sequence in half.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + "...";
+  std::string out = text;
+  if (out.size() > width) {
+    std::size_t cut = width > 3 ? width - 3 : 0;
+    // Do not cut a UTF-8 sequence in half.
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out = out.substr(0, cut) + "...";
+  }
+  // A line break or other control character would split the error line: shown as '?'.
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return out;
 }
 
 }  // namespace hwsim

@@ -23,8 +23,9 @@ std::string read_input_file(const std::string& path, const std::string& what, st
 // The same check without reading: throws as read_input_file would (for readers that stream).
 void check_input_file(const std::string& path, const std::string& what, std::uint64_t limit = kMaxInputBytes);
 
-// `text` shortened for an error line: at most `width` characters, the cut marked with "...".
-// User text echoed in an error (an unknown key, a value) never makes the line unbounded.
+// `text` made fit for an error line: at most `width` characters (the cut marked with "..."),
+// control characters (a line break) shown as '?'. User text echoed in an error (an unknown key, a
+// value, a spec) never makes the line unbounded or splits it.
 std::string shorten(const std::string& text, std::size_t width = 80);
 
 }  // namespace hwsim

@@ -100,6 +100,9 @@ toml::table& table_for(toml::table& root, const std::string& key, std::string& l
   return *t;
 }
 
+// Text values (names, descriptions, tile lists): at most this long, far above any shipped one.
+constexpr std::size_t kMaxTextLength = 1024;
+
 // The one range rule (param.h: valid_range): finite, zero only where allowed, inside the bounds.
 void check_range(const ParamValue& v, const std::string& at) {
   const ParamDecl& d = *v.decl;
@@ -190,6 +193,12 @@ ParamValue typed_value(const ParamDecl& d, const toml::node* node, const std::st
     case ParamType::text: {
       auto s = as_string();
       if (!s) config_error(expect("a string"));
+      // Text lands in reports and error lines: one line of bounded length.
+      if (s->size() > kMaxTextLength)
+        config_error(fmt::format("{}: {}: {} characters is too long (at most {})", at, d.key, s->size(), kMaxTextLength));
+      if (std::any_of(s->begin(), s->end(), [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; }))
+        config_error(fmt::format("{}: {}: a control character (a line break?) in '{}'; text is one line", at, d.key,
+                                 shorten(*s)));
       v.text = *s;
       break;
     }

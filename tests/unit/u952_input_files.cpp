@@ -43,3 +43,7 @@ TEST_CASE("input files: echoed text is shortened, never cut inside a UTF-8 chara
   std::string text = "ab" + std::string("\xc2\xb5") + "cdefgh";  // µ at bytes 2-3
   CHECK(shorten(text, 6) == "ab...");
 }
+
+TEST_CASE("input files: echoed text never splits an error line") {
+  CHECK(shorten("a\nb\tc\x7f") == "a?b?c?");
+}
