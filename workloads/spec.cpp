@@ -1,5 +1,6 @@
 #include "workloads/spec.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
@@ -19,6 +20,13 @@ std::string trim(const std::string& s) {
 }  // namespace
 
 WorkloadSpec WorkloadSpec::parse(const std::string& text) {
+  // Every error about a spec quotes it: one line of bounded length, so no quote splits or floods
+  // an error line.
+  if (text.size() > kMaxSpecLength)
+    workload_error(fmt::format("workload '{}': {} characters is too long for a spec (at most {})", shorten(text),
+                               text.size(), kMaxSpecLength));
+  if (std::any_of(text.begin(), text.end(), [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; }))
+    workload_error(fmt::format("workload '{}': a control character (a line break?) in the spec", shorten(text)));
   WorkloadSpec spec;
   spec.text_ = text;
   auto colon = text.find(':');

@@ -15,6 +15,8 @@ namespace hwsim {
 // Default bounds of numeric workload fields (see WorkloadSpec's getters).
 inline constexpr std::int64_t kMaxSpecWhole = std::int64_t(1) << 40;  // ~1.1e12
 inline constexpr double kMinSpecReal = 1e-9, kMaxSpecReal = 1e12;
+// A spec is one line of at most this many characters (file names included).
+inline constexpr std::size_t kMaxSpecLength = 4096;
 
 class WorkloadSpec {
  public:
