@@ -53,7 +53,7 @@ TEST_CASE("hostile outputs: a FIFO is written through, not replaced by a regular
   auto dir = case_dir();
   std::string fifo = make_fifo(dir, "pipe");
   std::string copy = (dir.parent_path() / (dir.filename().string() + ".copy")).string();
-  std::string reader = "cat '" + fifo + "' > '" + copy + "' &";
+  std::string reader = "timeout 60 cat '" + fifo + "' > '" + copy + "' &";
   REQUIRE(std::system(reader.c_str()) == 0);
   Outcome o = run_case(dir, "--chip h100 -w gemm:M=64,N=64,K=64 -q --json {dir}/pipe");
   CHECK(o.exit_code == 0);
