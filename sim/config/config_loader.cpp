@@ -138,7 +138,6 @@ ParamValue typed_value(const ParamDecl& d, const toml::node* node, const std::st
       if (node->is_integer() || node->is_floating_point()) return node->value<double>();
       return std::nullopt;
     }
-    if (written.find_first_of("xX") != std::string::npos) return std::nullopt;
     std::string why;
     auto q = parse_quantity(written, &why);
     if (!q || q->dimension != Dimension::none) return std::nullopt;
