@@ -36,35 +36,30 @@ TEST_CASE("hostile hang, chip TOML: an unknown key of 8 MiB is one short line at
   refused(dir, "--chip {dir}/bigkey.toml -w decode_llama8b -q", 3, "unknown key");
 }
 
+namespace {
+// An input named by `args` ({fifo}) is a FIFO no one writes: refused at once, exit 5.
+void fifo_refused(const std::string& name, const std::string& args) {
+  auto dir = case_dir();
+  std::string fifo = make_fifo(dir, name);
+  std::string line = args;
+  line.replace(line.find("{fifo}"), 6, fifo);
+  refused(dir, line, 5, "a FIFO");
+}
+}  // namespace
+
 TEST_CASE("hostile hang, kernel file: a FIFO is refused, not waited on") {
-  auto dir = case_dir();
-  make_fifo(dir, "k.hwk");
-  refused(dir, "--chip h100 --set gpu.core.model=warp --kernel {dir}/k.hwk --grid 1 --block 32 -q", 5, "a FIFO");
+  fifo_refused("k.hwk", "--chip h100 --set gpu.core.model=warp --kernel {fifo} --grid 1 --block 32 -q");
 }
 
-TEST_CASE("hostile hang, chip file: a FIFO is refused") {
-  auto dir = case_dir();
-  make_fifo(dir, "chip.toml");
-  refused(dir, "--chip {dir}/chip.toml -w decode_llama8b -q", 5, "a FIFO");
-}
+TEST_CASE("hostile hang, chip file: a FIFO is refused") { fifo_refused("chip.toml", "--chip {fifo} -w decode_llama8b -q"); }
 
-TEST_CASE("hostile hang, validate file: a FIFO is refused") {
-  auto dir = case_dir();
-  make_fifo(dir, "m.jsonl");
-  refused(dir, "validate {dir}/m.jsonl --chip h100", 5, "a FIFO");
-}
+TEST_CASE("hostile hang, validate file: a FIFO is refused") { fifo_refused("m.jsonl", "validate {fifo} --chip h100"); }
 
 TEST_CASE("hostile hang, serve trace file: a FIFO is refused") {
-  auto dir = case_dir();
-  make_fifo(dir, "trace.csv");
-  refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/trace.csv -q", 5, "a FIFO");
+  fifo_refused("trace.csv", "--chip h100 -w serve:model=llama3_8b,trace={fifo} -q");
 }
 
-TEST_CASE("hostile hang, sweep file: a FIFO is refused") {
-  auto dir = case_dir();
-  make_fifo(dir, "s.toml");
-  refused(dir, "sweep {dir}/s.toml", 5, "a FIFO");
-}
+TEST_CASE("hostile hang, sweep file: a FIFO is refused") { fifo_refused("s.toml", "sweep {fifo}"); }
 
 TEST_CASE("hostile hang, workload spec: a million layers is out of range") {
   refused("--chip h100 -w decode:model=llama3_8b,layers=1000000,context=512 -q", 4,
