@@ -1,10 +1,25 @@
 #include "ops/op_graph.h"
 
+#include <cstdint>
+#include <fmt/format.h>
 #include <stdexcept>
+
+#include "sim/memory_budget.h"
 
 namespace hwsim {
 
+namespace {
+// Host memory an op takes over a run, about: its graph node, the kernels a framework pass makes of
+// it, their simulated records (a 512-token generate of Llama-3-8B, 370 MB at its peak).
+constexpr double kHostBytesPerOp = 2048;
+}  // namespace
+
 OpVertex add_op(OpGraph& graph, Op op, const std::vector<OpVertex>& inputs) {
+  // Every op a process builds counts against --max-memory (sim/memory_budget.h): a spec whose
+  // fields multiply into billions of ops (layers × microbatches × steps) stops with its numbers.
+  static std::uint64_t built = 0;
+  if (++built % 4096 == 0)
+    require_memory(double(built) * kHostBytesPerOp, fmt::format("the workload's op graphs ({} ops so far)", built));
   OpVertex v = boost::add_vertex(std::move(op), graph);
   for (OpVertex in : inputs) {
     if (in >= v) throw std::logic_error("add_op: an input must be added before its consumer");
