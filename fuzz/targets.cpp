@@ -12,6 +12,7 @@
 #include "models/gpu/warp/parser.h"
 #include "sim/config/config.h"
 #include "sim/error.h"
+#include "sim/memory_budget.h"
 #include "sim/units.h"
 #include "workloads/spec.h"
 #include "workloads/workload.h"
@@ -27,8 +28,10 @@ constexpr std::size_t kMaxInput = 1 << 16;
   std::abort();
 }
 
-// Runs `body`; a UserError must be one line, anything else escaping is a finding.
+// Runs `body`; a UserError must be one line, anything else escaping is a finding. Each input is
+// a run of its own: the memory charged by the last one is forgotten.
 template <class F> void expect_one_line(F&& body) {
+  reset_memory_charges();
   try {
     body();
   } catch (const UserError& e) {

@@ -1,7 +1,5 @@
 #include "ops/op_graph.h"
 
-#include <cstdint>
-#include <fmt/format.h>
 #include <stdexcept>
 
 #include "sim/memory_budget.h"
@@ -17,9 +15,7 @@ constexpr double kHostBytesPerOp = 2048;
 OpVertex add_op(OpGraph& graph, Op op, const std::vector<OpVertex>& inputs) {
   // Every op a process builds counts against --max-memory (sim/memory_budget.h): a spec whose
   // fields multiply into billions of ops (layers × microbatches × steps) stops with its numbers.
-  static std::uint64_t built = 0;
-  if (++built % 4096 == 0)
-    require_memory(double(built) * kHostBytesPerOp, fmt::format("the workload's op graphs ({} ops so far)", built));
+  charge_memory(kHostBytesPerOp, "the workload's op graphs");
   OpVertex v = boost::add_vertex(std::move(op), graph);
   for (OpVertex in : inputs) {
     if (in >= v) throw std::logic_error("add_op: an input must be added before its consumer");

@@ -13,6 +13,10 @@ double& limit() {
   static double bytes = kDefaultMaxMemory;
   return bytes;
 }
+double& charged() {
+  static double bytes = 0;
+  return bytes;
+}
 }  // namespace
 
 void set_memory_limit(double bytes) {
@@ -27,5 +31,12 @@ void require_memory(double bytes, const std::string& what) {
   workload_error(fmt::format("{} needs about {} of host memory, more than the {} that --max-memory allows",
                              what, format_quantity(bytes, Dimension::bytes), format_quantity(limit(), Dimension::bytes)));
 }
+
+void charge_memory(double bytes, const char* what) {
+  charged() += bytes;
+  if (charged() > limit()) require_memory(charged(), what);
+}
+
+void reset_memory_charges() { charged() = 0; }
 
 }  // namespace hwsim

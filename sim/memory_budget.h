@@ -21,4 +21,12 @@ double memory_limit();
 // that sized it ("the warp model's L2 tag store (memory.l2.size = 1 PiB)").
 void require_memory(double bytes, const std::string& what);
 
+// What a process builds up over its run in many small pieces (the ops of its workload's graphs):
+// each piece is charged as it is added, and the running total is checked as require_memory checks
+// one estimate ("WHAT needs about N ..."). `what` names the pieces ("the workload's op graphs").
+void charge_memory(double bytes, const char* what);
+// Forgets the charges: for a harness that runs many inputs in one process (a fuzz target), each
+// input a run of its own.
+void reset_memory_charges();
+
 }  // namespace hwsim

@@ -47,3 +47,14 @@ TEST_CASE("did you mean: a word no key is near costs nothing and suggests nothin
   CHECK(closest_match(std::string(8 << 20, 'x'), keys).empty());
   CHECK(closest_match(std::string(200, 'x'), keys).empty());
 }
+
+TEST_CASE("memory budget: charges add up until the limit, and a harness may forget them") {
+  set_memory_limit(10000);
+  for (int i = 0; i < 4; ++i) charge_memory(2048, "the workload's op graphs");
+  CHECK_THROWS_WITH_AS(charge_memory(2048, "the workload's op graphs"),
+                       "the workload's op graphs needs about 10.2 kB of host memory, more than the 10 kB that --max-memory "
+                       "allows",
+                       UserError);
+  reset_memory_charges();
+  CHECK_NOTHROW(charge_memory(2048, "the workload's op graphs"));
+}
