@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
-#include "sim/units.h"
 
 namespace hwsim {
 
@@ -13,6 +12,14 @@ double& limit() {
   static double bytes = kDefaultMaxMemory;
   return bytes;
 }
+// Sizes in binary units, as --max-memory is written ("8 GiB", "2.18 TiB").
+std::string binary_size(double bytes) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int i = 0;
+  while (bytes >= 1024 && i < 6) bytes /= 1024, ++i;
+  return fmt::format("{:.3g} {}", bytes, units[i]);
+}
+
 double& charged() {
   static double bytes = 0;
   return bytes;
@@ -29,7 +36,7 @@ double memory_limit() { return limit(); }
 void require_memory(double bytes, const std::string& what) {
   if (bytes <= limit()) return;
   workload_error(fmt::format("{} needs about {} of host memory, more than the {} that --max-memory allows",
-                             what, format_quantity(bytes, Dimension::bytes), format_quantity(limit(), Dimension::bytes)));
+                             what, binary_size(bytes), binary_size(limit())));
 }
 
 void charge_memory(double bytes, const char* what) {

@@ -96,10 +96,11 @@ void OutputSet::check() const {
       if (ids[j] == ids[i])
         usage_error(fmt::format("{} {} and {} {}: two outputs name one destination (give each its own file)",
                                 outputs_[j].option, shorten(outputs_[j].path), o.option, shorten(o.path)));
-    if (is_stdout_path(o.path) || is_special_file(o.path)) continue;
+    if (is_stdout_path(o.path)) continue;
     std::error_code ec;
     if (fs::is_directory(o.path, ec))
       io_error(fmt::format("{} {}: cannot write output file: it is a folder", o.option, shorten(o.path)));
+    if (is_special_file(o.path)) continue;
     fs::path folder = fs::absolute(o.path, ec).parent_path();
     if (!fs::is_directory(folder, ec))
       io_error(fmt::format("{} {}: cannot write output file: no folder {}", o.option, shorten(o.path),

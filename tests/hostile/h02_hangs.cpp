@@ -10,7 +10,7 @@ TEST_CASE("hostile hang, --set: a latency of 1e6 s is out of range, not an endle
 
 TEST_CASE("hostile hang, kernel: a grid of 2e10 threads is refused before it runs") {
   refused("--chip h100 --set gpu.core.model=warp --kernel workloads/kernels/vector_add.hwk --grid 20000000 --block 1024 "
-          "--arg a=1024 --arg b=1024 --arg c=1024 -q",
+          "--arg a=1024 --arg b=1024 --arg c=1024 --arg n=1024 -q",
           4, "more than the 4000000 the warp model simulates");
 }
 

@@ -50,7 +50,7 @@ TEST_CASE("hostile memory, validate file: /dev/zero is a device, not read foreve
 TEST_CASE("hostile memory, kernel: a dump of 1e11 elements is refused with its size, and no file is left") {
   refused(kWarp + "--kernel workloads/kernels/vector_add.hwk --grid 1 --block 32 --arg a=100000000000 "
                   "--dump a={dir}/a.txt -q",
-          4, "--dump a (100000000000 elements) needs about 2.4 TB of host memory");
+          4, "--dump a (100000000000 elements) needs about 2.18 TiB of host memory");
 }
 
 TEST_CASE("hostile memory, chip TOML: a file over 64 MiB is refused by its size") {

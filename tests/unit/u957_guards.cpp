@@ -22,7 +22,7 @@ TEST_CASE("memory budget: an estimate over --max-memory is one line with both nu
   } catch (const UserError& e) {
     CHECK(e.code() == ExitCode::workload);
     CHECK(std::string(e.what()) ==
-          "the warp model's tag stores needs about 3 MB of host memory, more than the 1.05 MB that --max-memory allows");
+          "the warp model's tag stores needs about 2.86 MiB of host memory, more than the 1 MiB that --max-memory allows");
   }
   CHECK_THROWS_AS(set_memory_limit(0), UserError);
 }
@@ -52,7 +52,7 @@ TEST_CASE("memory budget: charges add up until the limit, and a harness may forg
   set_memory_limit(10000);
   for (int i = 0; i < 4; ++i) charge_memory(2048, "the workload's op graphs");
   CHECK_THROWS_WITH_AS(charge_memory(2048, "the workload's op graphs"),
-                       "the workload's op graphs needs about 10.2 kB of host memory, more than the 10 kB that --max-memory "
+                       "the workload's op graphs needs about 10 KiB of host memory, more than the 9.77 KiB that --max-memory "
                        "allows",
                        UserError);
   reset_memory_charges();
