@@ -58,3 +58,15 @@ TEST_CASE("hostile one line, sweep file: a NaN value in a sweep's --set is refus
                              "[[vary]]\nkey = \"workload.M\"\nvalues = [64, 128]\n");
   refused(dir, "sweep {dir}/s.toml --out {dir}/o.csv", 3, "memory.hbm.bandwidth");
 }
+
+TEST_CASE("hostile one line, chip TOML: a name with a line break is refused (it split every error naming the chip)") {
+  auto dir = case_dir();
+  write_input(dir, "chip.toml", "extends = \"" + std::string(HWSIM_SOURCE_DIR) + "/configs/h100.toml\"\nname = \"a\\nb\"\n");
+  refused(dir, "--chip {dir}/chip.toml -w gemm:M=4000000,N=4000000,K=4000000 -q", 3,
+          "chip.toml:2: name: a control character (a line break?) in 'a?b'; text is one line");
+}
+
+TEST_CASE("hostile one line, workload spec: a generate of 4096 layers and 8000 steps stops at --max-memory") {
+  refused("--chip h100 -w generate:model=llama3_8b,prompt=1,output=8000,layers=4096,max_context=100000 -q", 4,
+          "the workload's op graphs needs about");
+}
