@@ -22,6 +22,7 @@ namespace hwsim::fuzz {
 namespace {
 // Inputs larger than this say nothing new about a parser; they only slow a fuzzer down.
 constexpr std::size_t kMaxInput = 1 << 16;
+constexpr double kFuzzMemory = 256.0 * (1 << 20);
 
 [[noreturn]] void finding(const std::string& what) {
   std::fprintf(stderr, "hwsim fuzz finding: %s\n", what.c_str());
@@ -31,6 +32,9 @@ constexpr std::size_t kMaxInput = 1 << 16;
 // Runs `body`; a UserError must be one line, anything else escaping is a finding. Each input is
 // a run of its own: the memory charged by the last one is forgotten.
 template <class F> void expect_one_line(F&& body) {
+  // As a user with --max-memory 256MiB: inputs that would build millions of ops are refused in
+  // moments, so the fuzzer spends its time on what parses, not on building legitimately huge work.
+  set_memory_limit(kFuzzMemory);
   reset_memory_charges();
   try {
     body();

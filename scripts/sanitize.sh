@@ -35,7 +35,7 @@ for t in "${targets[@]}"; do
   rm -rf "$work/$t" && mkdir -p "$work/$t/corpus"
   cp "$root/fuzz/corpus/$t/"* "$work/$t/corpus/"
   echo "fuzz_$t: ${seconds} s"
-  (cd "$work/$t" && "$build_dir/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+  (cd "$work/$t" && "$build_dir/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
        -max_len=65536 -print_final_stats=1 corpus "$root/fuzz/regressions/$t" 2>&1 | tail -n 12)
 done
 echo "sanitizers: unit and hostile tests passed; fuzzers: ${#targets[@]} targets, ${seconds} s each, no finding"

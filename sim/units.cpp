@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
+
+#include "sim/input_file.h"
 #include <utility>
 #include <vector>
 
@@ -45,10 +47,8 @@ const std::vector<Prefix>& prefixes() {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
-// A unit echoed in an error line, at most 40 characters.
-std::string shorten_unit(std::string_view unit) {
-  return unit.size() <= 40 ? std::string(unit) : std::string(unit.substr(0, 37)) + "...";
-}
+// A unit echoed in an error line: at most 40 characters, control characters shown as '?'.
+std::string shorten_unit(std::string_view unit) { return shorten(std::string(unit), 40); }
 
 std::optional<std::pair<Dimension, double>> parse_unit(std::string_view unit, std::string* why) {
   for (const auto& prefix : prefixes()) {
@@ -75,11 +75,11 @@ std::optional<std::pair<Dimension, double>> parse_unit(std::string_view unit, st
     const BaseUnit* base = nullptr;
     for (const auto& b : base_units())
       if (!unit.empty() && unit[0] == 'K' && unit.substr(1) == b.symbol) base = &b;
-    std::string rest(unit.empty() ? std::string_view() : unit.substr(1));
+    std::string rest = shorten_unit(unit.empty() ? std::string_view() : unit.substr(1));
     if (base && (base->dimension == Dimension::bytes || base->dimension == Dimension::bandwidth))
-      *why = fmt::format("ambiguous unit '{}': write k{} (1000) or Ki{} (1024)", unit, rest, rest);
+      *why = fmt::format("ambiguous unit '{}': write k{} (1000) or Ki{} (1024)", shorten_unit(unit), rest, rest);
     else if (base)
-      *why = fmt::format("unknown unit '{}': the prefix kilo is a small k (k{})", unit, rest);
+      *why = fmt::format("unknown unit '{}': the prefix kilo is a small k (k{})", shorten_unit(unit), rest);
     else
       *why = fmt::format("unknown unit '{}'", shorten_unit(unit));
   }

@@ -41,3 +41,10 @@ TEST_CASE("units: formatting picks an SI prefix") {
   CHECK(format_quantity(3.35e12, Dimension::bandwidth) == "3.35 TB/s");
   CHECK(format_quantity(1.5e-6, Dimension::time) == "1.5 us");
 }
+
+TEST_CASE("units: a unit with line breaks is echoed on one line (fuzz_units finding)") {
+  std::string why;
+  CHECK_FALSE(hwsim::parse_quantity("228 K\n\n\niB", &why));
+  CHECK(why.find('\n') == std::string::npos);
+  CHECK(why.find("'K???iB'") != std::string::npos);
+}
