@@ -284,7 +284,9 @@ std::vector<std::string> toml_stems(const fs::path& dir) {
 // of the source tree); anything else is a path.
 std::string find_shipped(const std::string& name, const std::string& subdir, const std::string& what,
                          const std::vector<std::string>& shipped) {
-  if (fs::is_regular_file(name)) return name;
+  // A path is read as it is (read_input_file refuses a folder, a FIFO or a device with the reason).
+  std::error_code ec;
+  if (name.find('/') != std::string::npos ? fs::exists(name, ec) : fs::is_regular_file(name, ec)) return name;
   if (name.find('/') == std::string::npos) {
     std::string file = name.size() > 5 && name.ends_with(".toml") ? name : name + ".toml";
     for (const fs::path& dir : {fs::path(subdir), fs::path(HWSIM_SOURCE_DIR) / subdir}) {

@@ -67,6 +67,6 @@ TEST_CASE("hostile one line, chip TOML: a name with a line break is refused (it 
 }
 
 TEST_CASE("hostile one line, workload spec: a generate of 4096 layers and 8000 steps stops at --max-memory") {
-  refused("--chip h100 -w generate:model=llama3_8b,prompt=1,output=8000,layers=4096,max_context=100000 -q", 4,
-          "the workload's op graphs needs about");
+  refused("--chip h100 --max-memory 64MiB -w generate:model=llama3_8b,prompt=1,output=8000,layers=4096,max_context=100000 -q",
+          4, "the workload's op graphs needs about 64 MiB of host memory, more than the 64 MiB that --max-memory allows");
 }

@@ -49,6 +49,24 @@ struct Outcome {
   std::set<std::string> new_files;  // names in the case folder the run created
 };
 
+// AddressSanitizer's own note when SystemC (not instrumented) switches coroutine stacks as an
+// exception leaves a simulation thread: three lines of the sanitizer's, not hwsim's; removed
+// before the one-line check. A real report would still fail the case (its exit code and lines).
+inline std::string without_sanitizer_notes(const std::string& err) {
+#ifdef HWSIM_SANITIZED
+  std::string out;
+  for (const auto& line : test::lines_of(err)) {
+    bool note = test::contains(line, "WARNING: ASan is ignoring requested __asan_handle_no_return") ||
+                line == "False positive error reports may follow" ||
+                line == "For details see https://github.com/google/sanitizers/issues/189";
+    if (!note) out += line + "\n";
+  }
+  return out;
+#else
+  return err;
+#endif
+}
+
 // Runs `hwsim ARGS` from the repository root; "{dir}" in ARGS is the case folder.
 inline Outcome run_case(const fs::path& dir, std::string args) {
   for (std::size_t at; (at = args.find("{dir}")) != std::string::npos;) args.replace(at, 5, dir.string());
@@ -68,7 +86,7 @@ inline Outcome run_case(const fs::path& dir, std::string args) {
   Outcome o;
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   o.out = test::read_text(out);
-  o.err = test::read_text(err);
+  o.err = without_sanitizer_notes(test::read_text(err));
   for (const auto& e : fs::directory_iterator(dir))
     if (!before.count(e.path().filename().string())) o.new_files.insert(e.path().filename().string());
   return o;
