@@ -20,7 +20,7 @@ namespace hwsim::warp {
 // otherwise (an endless loop stops with one line instead of running forever), and simulates at most
 // kMaxSimulatedCtas blocks (--sample-sms simulates a share of a larger grid), as the tile model
 // refuses more than its tiles.
-inline constexpr std::int64_t kDefaultMaxCycles = 1'000'000'000;
+inline constexpr std::int64_t kDefaultMaxCycles = 100'000'000;  // 50 ms at 2 GHz; a 1-warp loop: ~4 s
 inline constexpr std::uint64_t kMaxSimulatedCtas = 4'000'000;
 
 struct LaunchOptions {
