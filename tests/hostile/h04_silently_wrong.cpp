@@ -70,3 +70,13 @@ TEST_CASE("hostile wrong, serve trace file: a negative token count names the fil
   write_input(dir, "t.csv", "arrival_s,prompt_tokens,output_tokens\n0,16,16\n0.5,-3,16\n");
   refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/t.csv -q", 4, "t.csv:3: prompt_tokens");
 }
+
+TEST_CASE("hostile wrong, workload spec: a serve rate of 1e-300 requests/s is out of range (once a 1e300 ms run)") {
+  refused("--chip h100 -w serve:model=llama3_8b,requests=3,rate=1e-300,prompt=1,output=1 -q", 4,
+          "rate: 1e-300 requests/s is out of range");
+}
+
+TEST_CASE("hostile wrong, workload spec: serve arrivals past the engine's horizon are refused with the numbers") {
+  refused("--chip h100 -w serve:model=llama3_8b,requests=1000,rate=0.001,prompt=1,output=1 -q", 4,
+          "beyond the engine's range of 18446 s");
+}

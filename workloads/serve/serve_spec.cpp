@@ -9,6 +9,7 @@
 #include <numbers>
 
 #include "sim/did_you_mean.h"
+#include "sim/engine/systemc.h"
 #include "sim/error.h"
 #include "sim/input_file.h"
 #include "workloads/llm/parallel_layout.h"
@@ -205,6 +206,9 @@ std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec) {
   if (rate_text != "inf") {
     rate = real(rate_text, "rate", t);
     if (rate <= 0) spec_fail(t, "rate", fmt::format("{} requests/s: must be > 0 (or inf: all at once)", rate_text));
+    if (!(rate >= kMinSpecReal && rate <= kMaxSpecReal))  // the range of a spec's reals (workloads/spec.h)
+      spec_fail(t, "rate", fmt::format("{} requests/s is out of range (a number between {:g} and {:g}, or inf)",
+                                       rate_text, kMinSpecReal, kMaxSpecReal));
   }
   LengthDistribution prompt = parse_length(spec.word("prompt", "128"), "prompt", t);
   LengthDistribution output = parse_length(spec.word("output", "128"), "output", t);
@@ -220,6 +224,11 @@ std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec) {
     r.output = output.draw(rng);
     out.push_back(r);
   }
+  // The simulated-time horizon (sim/engine/systemc.h): arrivals past it cannot be simulated.
+  if (now > kMaxSimulatedSeconds)
+    spec_fail(t, "rate", fmt::format("{} requests at {} requests/s arrive over {:.3g} s, beyond the engine's range of "
+                                     "{:.0f} s (about 5 hours): a higher rate or fewer requests",
+                                     n, rate_text, now, kMaxSimulatedSeconds));
   return out;
 }
 
