@@ -86,6 +86,7 @@ constexpr double kRealLowest = 1e-9, kRealHighest = 1e12, kFractionLowest = 1e-6
 
 // A bound as a user would write it: "1 kHz", "3600 s", "1 EiB", "1 fs".
 std::string bound_text(const ParamDecl& d, double x) {
+  if (d.type == ParamType::count || d.type == ParamType::integer) return fmt::format("{:.0f}", x);
   if (d.type != ParamType::quantity || x == 0) return fmt::format("{:.6g}", x);
   std::string unit(format_quantity(1, d.dimension));  // "1 B/s" → the unit symbol
   unit = unit.substr(unit.find(' ') + 1);
