@@ -80,3 +80,15 @@ TEST_CASE("hostile wrong, workload spec: serve arrivals past the engine's horizo
   refused("--chip h100 -w serve:model=llama3_8b,requests=1000,rate=0.001,prompt=1,output=1 -q", 4,
           "beyond the engine's range of 18446 s");
 }
+
+TEST_CASE("hostile wrong, kernel argument: u32 n = 2^32 + 1 is out of its type's range, not 1") {
+  refused("--chip h100 --set gpu.core.model=warp --kernel workloads/kernels/vector_add.hwk --grid 1 --block 32 "
+          "--arg n=4294967297 -q",
+          4, "'4294967297' is out of the range of its type u32");
+}
+
+TEST_CASE("hostile wrong, kernel argument: 1e400 and nan are not whole numbers (UBSan: a cast of inf)") {
+  refused("--chip h100 --set gpu.core.model=warp --kernel workloads/kernels/vector_add.hwk --grid 1 --block 32 "
+          "--arg n=1e400 -q",
+          4, "'1e400' is not a whole number");
+}

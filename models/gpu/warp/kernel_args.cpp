@@ -1,5 +1,7 @@
 #include "models/gpu/warp/kernel_args.h"
 
+#include <cmath>
+
 #include <bit>
 #include <fmt/format.h>
 
@@ -85,8 +87,14 @@ std::vector<std::uint64_t> bind_args(const Program& prog, const LaunchArgs& laun
       values[i] = std::bit_cast<std::uint32_t>(float(v));
     } else {
       v = b.product(p.name, s);
-      if (v != double(std::int64_t(v))) b.fail(p.name, "'" + s + "' is not a whole number");
-      values[i] = std::uint64_t(std::int64_t(v));
+      // A whole number the parameter's type holds (checked before any cast: NaN, inf or 1e400 are
+      // not whole numbers, and u32 n=4294967297 is not 1).
+      bool is_signed = p.type == Type::s32 || p.type == Type::s64;
+      double lo = is_signed ? (type_bytes(p.type) == 4 ? -0x1p31 : -0x1p63) : 0;
+      double hi = type_bytes(p.type) == 4 ? (is_signed ? 0x1p31 : 0x1p32) : (is_signed ? 0x1p63 : 0x1p64);
+      if (!std::isfinite(v) || v != std::trunc(v)) b.fail(p.name, "'" + s + "' is not a whole number");
+      if (v < lo || v >= hi) b.fail(p.name, "'" + s + "' is out of the range of its type " + type_name(p.type));
+      values[i] = v < 0 ? std::uint64_t(std::int64_t(v)) : std::uint64_t(v);
       if (type_bytes(p.type) == 4) values[i] &= 0xffffffffull;
     }
     b.scalars[p.name] = v;
@@ -97,7 +105,7 @@ std::vector<std::uint64_t> bind_args(const Program& prog, const LaunchArgs& laun
     auto parts = split(spec_of(p), ':');
     if (parts.size() > 3) b.fail(p.name, "expected COUNT[:INIT[:SEED]]");
     double count = b.product(p.name, parts[0]);
-    if (count < 1 || count != double(std::int64_t(count)) || count > 1e12)
+    if (!(count >= 1 && count <= 1e12) || count != std::trunc(count))
       b.fail(p.name, "element count must be a whole number between 1 and 1e12");
     Buffer buf;
     buf.name = p.name;
