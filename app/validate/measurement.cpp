@@ -71,7 +71,7 @@ std::vector<Measurement> read_measurements(const std::string& path) {
     nlohmann::json record;
     try {
       record = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number past a double (406)
       io_error(fmt::format("{}:{}: not a JSON object: {}", path, number, shorten(e.what(), 160)));
     }
     if (!record.is_object() || !record.contains("kind") || !record["kind"].is_string())

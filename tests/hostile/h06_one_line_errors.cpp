@@ -70,3 +70,9 @@ TEST_CASE("hostile one line, workload spec: a generate of 4096 layers and 8000 s
   refused("--chip h100 --max-memory 64MiB -w generate:model=llama3_8b,prompt=1,output=8000,layers=4096,max_context=100000 -q",
           4, "the workload's op graphs needs about 64 MiB of host memory, more than the 64 MiB that --max-memory allows");
 }
+
+TEST_CASE("hostile one line, validate record: a number past a double (1e57495) names its line (fuzz_measurements finding)") {
+  auto dir = case_dir();
+  write_input(dir, "m.jsonl", "{\"kind\": \"gemm\", \"seconds\": 1.5e57495}\n");
+  refused(dir, "validate {dir}/m.jsonl --chip h100", 5, "m.jsonl:1: not a JSON object");
+}
