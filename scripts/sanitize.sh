@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer job (CI runs it after the Release test suite; `scripts/setup.sh sanitize` installs
+# The sanitizer job (the end of `scripts/setup.sh test`, after the Release suite; `scripts/setup.sh sanitize` installs
 # clang first). One clang build in $HWSIM_SAN_BUILD_DIR (default build-san/) with
 # AddressSanitizer + UndefinedBehaviorSanitizer (-fno-sanitize-recover: the first report fails)
 # and libFuzzer coverage, of only what this job runs: hwsim, the unit tests, the hostile-input

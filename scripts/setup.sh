@@ -2,7 +2,8 @@
 # One-command set-up for a fresh Debian machine (README "Set-up").
 #
 #   scripts/setup.sh run    install what is missing, build (Release), run the main job
-#   scripts/setup.sh test   install what is missing, build (Release), run the full test suite
+#   scripts/setup.sh test   install what is missing, build (Release), run the full test suite:
+#                           ctest, then the sanitizer job below (HWSIM_SANITIZE=0 leaves it out)
 #   scripts/setup.sh build  install what is missing and build, nothing else
 #   scripts/setup.sh sanitize  install clang, build hwsim, the unit and hostile tests and the fuzz
 #                           targets with AddressSanitizer + UBSan (in build-san/), run those tests
@@ -66,8 +67,9 @@ case "${1:-}" in
   test)
     install_missing
     build
-    cd "$build_dir"
-    ctest --output-on-failure --timeout 900 -j "$jobs"
+    (cd "$build_dir" && ctest --output-on-failure --timeout 900 -j "$jobs")
+    # The full suite includes the sanitizer job (HWSIM_SANITIZE=0 leaves it out).
+    [ "${HWSIM_SANITIZE:-1}" = 0 ] || "$root/scripts/sanitize.sh"
     ;;
   build)
     install_missing
