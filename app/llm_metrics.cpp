@@ -131,6 +131,7 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   }
   m.tpot = decode_steps > 0 ? decode_seconds / double(decode_steps) : 0;
   m.joules_per_token = ratio(r.system.present ? r.system.energy : r.energy, double(m.tokens));
+  m.tokens_per_joule = ratio(double(m.tokens), r.system.present ? r.system.energy : r.energy);
   m.decode_tokens_per_second = ratio(double(decode_tokens), decode_seconds);
 
   for (auto& [name, op] : operations) op.times_floor = ratio(op.seconds, op.roofline_floor);

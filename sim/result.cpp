@@ -144,6 +144,7 @@ void finalize(RunResult& r) {
   r.arithmetic_intensity = ratio(r.flops, r.min_bytes);
   r.ridge_point = ratio(r.peak_flop_rate, r.peak_memory_bandwidth);
   r.bound = r.arithmetic_intensity >= r.ridge_point ? "compute" : "memory";
+  derive_power(r);
 }
 
 }  // namespace hwsim

@@ -12,6 +12,7 @@
 
 #include "sim/result_inference.h"
 #include "sim/result_llm.h"
+#include "sim/result_power.h"
 #include "sim/result_serving.h"
 #include "sim/result_system.h"
 
@@ -63,10 +64,13 @@ struct Detail {
 struct RecordSchema {
   std::vector<std::string> levels;
   std::vector<DetailKey> details;
+  // Names of a record's energy components (`WorkRecord::energy_parts`), in the device's order:
+  // "static", "sm_active", "tensor_flops", "hbm", ... Empty: the record's energy is one figure.
+  std::vector<std::string> energy_parts;
 };
 
 // At most this many levels and details per record, kept inline (no allocation per record).
-inline constexpr std::size_t kMaxLevels = 6, kMaxDetails = 8;
+inline constexpr std::size_t kMaxLevels = 6, kMaxDetails = 8, kMaxEnergyParts = 8;
 
 // A few numbers kept inline, aligned with the names of a RecordSchema.
 template <std::size_t N>
@@ -109,6 +113,9 @@ struct WorkRecord {
   double peak_memory_bandwidth = 0;   // main memory, datasheet
   TimeBreakdown breakdown;
   double energy = 0;         // joules
+  Figures<kMaxEnergyParts> energy_parts;  // joules per schema->energy_parts; they sum to `energy`
+  double clock = 0;          // Hz: the device's average clock over the record; 0 = not modelled
+  double throttled = 0;      // seconds of the record the clock governor held the clock below max
   Figures<kMaxDetails> details;       // values per schema->details
   // derived by finalize()
   double seconds = 0;
@@ -139,7 +146,8 @@ struct RunResult {
   std::vector<std::string> memory_levels;  // near → far; the last is main memory
   std::vector<double> memory_level_bandwidth;  // peak bytes/s of each of memory_levels (the chip
                                               // file's figure; 0 = not given)
-  double tdp = 0;            // the chip's power limit
+  double tdp = 0;            // the chip's power limit (power.tdp)
+  double max_clock = 0;      // Hz: the device's maximum clock (0 = it models no clock)
   std::vector<StepResult> steps;
   // derived by finalize()
   double seconds = 0;        // whole workload
@@ -160,8 +168,9 @@ struct RunResult {
   std::vector<Detail> details;  // records' details rolled up (Rollup::none ones left out)
   double energy = 0;         // joules, all records
   double average_power = 0;  // watts: energy / seconds
-  bool above_tdp = false;    // average power over the limit: a real chip would lower its clock,
-                             // which the model does not simulate
+  bool above_tdp = false;    // average power over the limit (a device without a clock governor;
+                             // a GPU lowers its clock instead)
+  PowerMetrics power;        // energy by component, clocks, throttling, power over time
   LlmMetrics llm;            // language-model metrics (llm.present false for other workloads)
   SystemMetrics system;      // runs on a system of devices (system.present false on one chip)
   InferenceMetrics inference;  // devices with a static memory plan (an MCU): per-inference figures
@@ -173,5 +182,7 @@ struct RunResult {
 
 // Computes every derived field of `result` from the raw ones (LLM metrics apart: app/simulate).
 void finalize(RunResult& result);
+// The power figures (RunResult::power) from the records; part of finalize (sim/result_power.cpp).
+void derive_power(RunResult& result);
 
 }  // namespace hwsim

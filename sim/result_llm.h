@@ -56,6 +56,7 @@ struct LlmMetrics {
                                  // recomputation), hfu every FLOP the devices executed
   double hfu = 0;
   double joules_per_token = 0;   // whole run's energy / tokens
+  double tokens_per_joule = 0;   // tokens / whole run's energy (= tokens/s per watt)
   std::map<std::string, LlmClassTime> by_class;
   std::vector<std::pair<std::string, LlmOperationTime>> by_operation;  // most time first
   std::vector<LlmStepMetrics> steps;

@@ -23,11 +23,15 @@ std::string summary_table(const Config& config, const Workload& workload, const 
   t += row("roofline floor", fmt::format("{}s (time is {:.2f}× the floor)", short_number(r.roofline_floor), r.times_floor));
   t += row("main-memory bandwidth", short_number(r.memory_bandwidth_achieved) + "B/s of " + short_number(r.peak_memory_bandwidth) + "B/s");
   t += row("energy", fmt::format("{}J, {}W average", short_number(r.energy), short_number(r.average_power)));
+  if (r.power.average_clock > 0)
+    t += row("SM clock", fmt::format("{}Hz average of {}Hz, throttled {:.0f} % of the time", short_number(r.power.average_clock),
+                                     short_number(r.power.max_clock), 100 * r.power.throttled_share));
   if (r.llm.present) {
     t += row("tokens/s", fmt::format("{:.6g}", r.llm.tokens_per_second));
     if (r.llm.ttft > 0) t += row("TTFT", short_number(r.llm.ttft) + "s");
     if (r.llm.tpot > 0) t += row("TPOT", short_number(r.llm.tpot) + "s");
     t += row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * r.llm.mbu, 100 * r.llm.mfu));
+    t += row("energy per token", fmt::format("{}J ({:.3g} tokens/J)", short_number(r.llm.joules_per_token), r.llm.tokens_per_joule));
   }
   if (r.system.present)
     t += row("system", fmt::format("{}: {} of {} devices, {}", r.system.name, r.system.devices_used, r.system.devices,
@@ -72,10 +76,15 @@ std::string html_report(const Config& config, const Workload& workload, const Ru
                                   "(main-memory) traffic.");
   page += "<h2>Time breakdown</h2>\n" + figure(breakdown_svg(r), "Compute, memory stall, communication, overhead and idle, summed over the run.");
   page += "<h2>Timeline</h2>\n" + figure(timeline_svg(r), "One row per simulated device; steps one after another.");
+  page += "<h2>Power</h2>\n" +
+          figure(power_svg(r), "The device's power over the run (records merged into equal time buckets), the power limit "
+                               "dashed, and the SM clock the governor set (right-hand scale).");
   page += "<h2>" + escape(r.unit) + "s</h2>\n<p class=\"note\">Click a column to sort.</p>\n" + kernel_table(r);
   return html::page(title, page);
 }
 
-std::string svg_report(const RunResult& r) { return svg::stack({roofline_svg(r), breakdown_svg(r), timeline_svg(r)}); }
+std::string svg_report(const RunResult& r) {
+  return svg::stack({roofline_svg(r), breakdown_svg(r), timeline_svg(r), power_svg(r)});
+}
 
 }  // namespace hwsim

@@ -1,6 +1,7 @@
 #include "viz/json_report.h"
 
 #include "viz/inference_report.h"
+#include "viz/power_report.h"
 #include "viz/serving_report.h"
 #include "viz/system_report.h"
 
@@ -80,6 +81,8 @@ nlohmann::json kernel_json(const WorkRecord& k) {
                       {"time_breakdown", breakdown_json(k.breakdown)},
                       {"energy", k.energy},
                       {"details", details_json(k)}};
+  if (!k.energy_parts.empty()) j["energy_parts"] = energy_parts_json(k);
+  if (k.clock > 0) j["clock"] = k.clock, j["throttled"] = k.throttled;
   if (k.device != 0 || k.hidden != 0) j["device"] = k.device, j["hidden"] = k.hidden;  // system runs
   for (auto& [key, value] : j["details"].items()) j[key] = value;
   return j;
@@ -121,6 +124,7 @@ nlohmann::json result_json(const RunResult& r, JsonDetail detail) {
           {"average_power", r.average_power},
           {"tdp", r.tdp},
           {"above_tdp", r.above_tdp},
+          {"power", power_json(r)},
           {"steps", steps}};
 }
 
@@ -157,6 +161,7 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
                         {"mfu", m.mfu},
                         {"hfu", m.hfu},
                         {"joules_per_token", m.joules_per_token},
+                        {"tokens_per_joule", m.tokens_per_joule},
                         {"time_by_class", by_class},
                         {"time_by_operation", by_operation},
                         {"steps", steps},

@@ -8,6 +8,7 @@
 
 #include "sim/units.h"
 #include "viz/inference_report.h"
+#include "viz/power_report.h"
 #include "viz/serving_report.h"
 #include "viz/system_report.h"
 
@@ -34,7 +35,8 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
                                                                    m.decode_tokens_per_second));
   row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * m.mbu, 100 * m.mfu));
   if (workload.train) row("HFU (recomputation counted)", fmt::format("{:.1f} %", 100 * m.hfu));
-  row("energy per token", format_quantity(m.joules_per_token, Dimension::energy));
+  row("energy per token", fmt::format("{}  ({:.3g} tokens/J)", format_quantity(m.joules_per_token, Dimension::energy),
+                                      m.tokens_per_joule));
   if (workload.llm) {
     const LlmFacts& f = *workload.llm;
     row("memory held", fmt::format("{}  (weights {}, KV cache {}, activations {})",
@@ -121,12 +123,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
                                             r.ridge_point, r.bound));
     print_traffic(r, row);
   }
-  row("energy", fmt::format("{}  (average {}{})", format_quantity(r.energy, Dimension::energy),
-                            format_quantity(r.average_power, Dimension::power),
-                            r.above_tdp ? fmt::format(", above the {} TDP: a real chip would lower its clock, "
-                                                      "which is not simulated",
-                                                      format_quantity(r.tdp, Dimension::power))
-                                        : std::string()));
+  print_power_section(out, r);
   print_breakdown(out, r, row);
   print_system_section(out, r);
   if (!workload.llm && !collective_only(r)) print_records(out, r);

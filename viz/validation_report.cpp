@@ -10,16 +10,35 @@
 namespace hwsim {
 
 namespace {
+bool ends_with(const std::string& s, std::string_view tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Figures a measurement reports (timings, clocks, power, counts of samples), not what was run.
+bool measured_figure(const std::string& key) {
+  for (std::string_view tail : {"_s", "_mhz", "_w", "_j", "_c", "_fraction", "_hist", "_per_call", "samples", "calls",
+                                "energy_source", "what", "case_id", "chunk", "tbps", "pj_per_flop", "seconds_mean"})
+    if (ends_with(key, tail)) return true;
+  return false;
+}
+
 std::string describe(const Measurement& m) {
   std::string out;
   for (const auto& [key, value] : m.fields.items()) {
     if (key == "kind" || key == "device" || key == "seconds" || key == "tmin" || key == "tmax" ||
-        key == "flops" || key == "bytes" || key == "tflops" || key == "layout")
+        key == "flops" || key == "bytes" || key == "tflops" || key == "layout" || value.is_object() ||
+        value.is_array() || measured_figure(key))
       continue;
     if (!out.empty()) out += ",";
     out += key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
   }
   return out;
+}
+
+Dimension dimension_of(const std::string& quantity) {
+  if (quantity == "joules") return Dimension::energy;
+  if (quantity == "hertz") return Dimension::frequency;
+  return Dimension::time;
 }
 
 std::string csv_cell(const std::string& s) {
@@ -44,8 +63,8 @@ void print_validation_report(std::ostream& out, const ValidationReport& report, 
     fmt::print(out, "\n  worst {} cases\n", k.kind);
     for (const auto& r : k.worst)
       fmt::print(out, "    line {:>4}  {:<40} measured {:>10}  predicted {:>10}  {:+.1f}%\n", r.measurement.line,
-                 describe(r.measurement), format_quantity(r.measurement.seconds, Dimension::time, 4),
-                 format_quantity(r.predicted, Dimension::time, 4), 100 * r.error);
+                 describe(r.measurement), format_quantity(r.measured, dimension_of(r.quantity), 4),
+                 format_quantity(r.predicted, dimension_of(r.quantity), 4), 100 * r.error);
   }
 }
 
@@ -54,13 +73,13 @@ void write_validation_csv(std::ostream& out, const ValidationReport& report) {
   for (const auto& r : report.rows)
     for (const auto& [key, value] : r.measurement.fields.items())
       if (key != "kind" && key != "seconds") keys.insert(key);
-  out << "kind,measured_s,predicted_s,error_pct,workload";
+  // measured_s and predicted_s are in the row's `quantity` (seconds unless it says joules or hertz).
+  out << "kind,measured_s,predicted_s,error_pct,workload,quantity";
   for (const auto& k : keys) out << "," << csv_cell(k);
   out << "\n";
   for (const auto& r : report.rows) {
-    out << csv_cell(r.measurement.kind) << "," << fmt::format("{:.9g},{:.9g},{:.3f}", r.measurement.seconds,
-                                                                r.predicted, 100 * r.error)
-        << "," << csv_cell(r.workload);
+    out << csv_cell(r.measurement.kind) << "," << fmt::format("{:.9g},{:.9g},{:.3f}", r.measured, r.predicted, 100 * r.error)
+        << "," << csv_cell(r.workload) << "," << r.quantity;
     for (const auto& k : keys) {
       out << ",";
       if (r.measurement.fields.contains(k)) {

@@ -1,4 +1,4 @@
-// gemm:M=..,N=..,K=..,dtype=..,acc=.. — one matrix multiply out[M,N] = x[M,K] · W[N,K]ᵀ.
+// gemm:M=..,N=..,K=..,dtype=..,acc=..,repeat=.. — matrix multiplies out[M,N] = x[M,K] · W[N,K]ᵀ.
 #include "sim/error.h"
 #include "workloads/workload.h"
 
@@ -25,6 +25,10 @@ DType accumulate_dtype(const WorkloadSpec& spec, DType t) {
   return acc;
 }
 
+// Calls of one gemm workload: enough for a benchmark loop to reach its steady clock, bounded so a
+// typo cannot ask for millions of kernels.
+constexpr std::int64_t kMaxRepeat = 10000;
+
 Workload build_gemm(const WorkloadSpec& spec) {
   GemmOp g;
   g.m = spec.positive_int("M");
@@ -37,16 +41,23 @@ Workload build_gemm(const WorkloadSpec& spec) {
   g.a = g.b = t;
   g.out = result_dtype(t);
   g.acc = accumulate_dtype(spec, t);
-  spec.reject_unused({"M", "N", "K", "dtype", "acc"});
+  std::int64_t repeat = spec.positive_int("repeat", 1);
+  if (repeat > kMaxRepeat)
+    workload_error("workload '" + spec.text() + "': repeat: at most " + std::to_string(kMaxRepeat) + " calls");
+  spec.reject_unused({"M", "N", "K", "dtype", "acc", "repeat"});
   Workload w;
   w.steps.push_back(WorkloadStep{"gemm", {}});
-  add_op(w.steps.back().graph, Op{"gemm", "gemm", g});
+  // `repeat` calls one after another, each on buffers of its own (no tensor names, no edges): a
+  // benchmark loop rotating buffer sets past the L2, as the measurements do.
+  for (std::int64_t r = 0; r < repeat; ++r)
+    add_op(w.steps.back().graph, Op{repeat > 1 ? "gemm#" + std::to_string(r) : "gemm", "gemm", g});
   return w;
 }
 
 HWSIM_REGISTER_WORKLOAD("gemm",
                         "one matrix multiply out = x·Wᵀ: M, N, K, dtype=bf16|fp16|fp32|tf32|fp8|int8|fp6|fp4, "
-                        "acc=fp32|fp16 (fp16 accumulate: dtype fp16 or fp8)",
+                        "acc=fp32|fp16 (fp16 accumulate: dtype fp16 or fp8), repeat=1 (calls one after another, each on "
+                        "its own buffers)",
                         build_gemm);
 
 }  // namespace

@@ -5,7 +5,8 @@ namespace hwsim {
 const std::vector<std::string>& sweep_metric_columns() {
   static const std::vector<std::string> columns = {
       "seconds", "achieved_flop_rate", "percent_of_peak", "memory_bandwidth", "times_floor", "bound", "energy",
-      "average_power", "tokens_per_second", "ttft", "tpot", "mbu", "mfu"};
+      "average_power", "average_clock", "throttled_share", "flops_per_joule", "tokens_per_second", "ttft", "tpot",
+      "mbu", "mfu", "joules_per_token", "tokens_per_joule"};
   return columns;
 }
 
@@ -17,13 +18,18 @@ nlohmann::ordered_json run_metrics(const RunResult& r) {
                               {"times_floor", r.times_floor},
                               {"bound", r.bound},
                               {"energy", r.energy},
-                              {"average_power", r.average_power}};
+                              {"average_power", r.average_power},
+                              {"average_clock", r.power.average_clock},
+                              {"throttled_share", r.power.throttled_share},
+                              {"flops_per_joule", r.power.flops_per_joule}};
   if (r.llm.present) {
     m["tokens_per_second"] = r.llm.tokens_per_second;
     m["ttft"] = r.llm.ttft;
     m["tpot"] = r.llm.tpot;
     m["mbu"] = r.llm.mbu;
     m["mfu"] = r.llm.mfu;
+    m["joules_per_token"] = r.llm.joules_per_token;
+    m["tokens_per_joule"] = r.llm.tokens_per_joule;
   }
   return m;
 }

@@ -39,6 +39,14 @@ struct PredictionPlan {
 
   std::string workload;
   std::function<double(const nlohmann::json& document)> predicted_seconds;
+  // Optional: a quantity other than the record's `seconds` (an energy record's joules per call, a
+  // power-capped run's clock). `measured` reads it from the record and `predicted_seconds` (despite
+  // its name) from the run; `quantity` names its unit for reports: "seconds", "joules" or "hertz".
+  std::function<double(const Measurement&)> measured;
+  std::string quantity = "seconds";
+  // Optional: a family within the kind ("gemm", "hbm", "decode"): the summary gives one line per
+  // kind and family ("energy gemm").
+  std::string family;
   // Optional: a simulation other than a workload run (e.g. a kernel program on the warp model).
   // Called in the child process with the validate run's chip and --set overrides; returns the run's
   // JSON document. `workload` then only describes the run in reports.

@@ -68,6 +68,7 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
     auto adapter = MeasurementKinds::adapters().find(m.kind);
     std::optional<PredictionPlan> plan;
     if (adapter != MeasurementKinds::adapters().end() && m.seconds > 0) plan = adapter->second(m);
+    if (plan && plan->measured && !(plan->measured(m) > 0)) plan.reset();  // nothing to compare
     if (!plan || (!plan->device_kind.empty() && plan->device_kind != kind) || plan->needs_system != on_system) {
       ++report.skipped[m.kind];
       continue;
@@ -88,13 +89,16 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
     ValidationRow row;
     row.measurement = m;
     row.workload = plan->workload;
+    row.group = plan->family.empty() ? m.kind : m.kind + " " + plan->family;
+    row.quantity = plan->quantity;
+    row.measured = plan->measured ? plan->measured(m) : m.seconds;
     row.predicted = plan->predicted_seconds ? plan->predicted_seconds(document)
                                             : document["result"]["seconds"].get<double>();
-    row.error = (row.predicted - m.seconds) / m.seconds;
+    row.error = (row.predicted - row.measured) / row.measured;
     report.rows.push_back(std::move(row));
   }
   std::map<std::string, std::vector<const ValidationRow*>> by_kind;
-  for (const auto& row : report.rows) by_kind[row.measurement.kind].push_back(&row);
+  for (const auto& row : report.rows) by_kind[row.group].push_back(&row);
   for (const auto& [kind, rows] : by_kind) {
     KindSummary s;
     s.kind = kind;

@@ -12,12 +12,15 @@ namespace hwsim {
 struct ValidationRow {
   Measurement measurement;
   std::string workload;
+  std::string group;              // the summary line it counts in: the kind, or "kind family"
+  std::string quantity = "seconds";  // of measured and predicted: seconds, joules or hertz
+  double measured = 0;            // the record's figure compared (its `seconds` unless the plan reads another)
   double predicted = 0;
   double error = 0;   // (predicted - measured) / measured
 };
 
 struct KindSummary {
-  std::string kind;
+  std::string kind;           // the kind, or "kind family" (PredictionPlan::family)
   int count = 0;
   double mape = 0;            // mean |error|, percent
   double median_error = 0;    // median |error|, percent

@@ -10,7 +10,8 @@ const std::shared_ptr<const RecordSchema>& collective_schema() {
   static const auto schema = std::make_shared<const RecordSchema>(RecordSchema{
       {},
       {{"bytes", Rollup::none}, {"ranks", Rollup::none}, {"groups", Rollup::none}, {"algbw", Rollup::none},
-       {"busbw", Rollup::none}, {"link_bytes", Rollup::sum}, {"rounds", Rollup::sum}, {"overlapped", Rollup::sum}}});
+       {"busbw", Rollup::none}, {"link_bytes", Rollup::sum}, {"rounds", Rollup::sum}, {"overlapped", Rollup::sum}},
+      {}});
   return schema;
 }
 

@@ -13,7 +13,8 @@ constexpr double kMaxSms = 100000;
 constexpr double kMaxPerSm = 4096, kMaxSmBytes = 1 << 24;
 
 // Keys of a `kind = "gpu"` chip. memory.hbm.* and the shared power keys are declared in
-// models/memory/main_memory_params.cpp; name, description and kind in sim/config.
+// models/memory/main_memory_params.cpp, the GPU's other power.* keys in models/gpu/power/; name,
+// description and kind in sim/config.
 const ParamRegistration gpu_params({"gpu"}, {
     choice_param("gpu.core.model", {"tile", "warp"},
                  "GPU core model: tile (workloads as CTA tiles in waves) or warp (kernel programs, SIMT lane by lane)")
@@ -55,15 +56,6 @@ const ParamRegistration gpu_params({"gpu"}, {
     quantity_param("memory.l2.size", Dimension::bytes, "L2 cache capacity"),
     quantity_param("memory.l2.bandwidth", Dimension::bandwidth, "L2 bandwidth, all slices together"),
     quantity_param("memory.l2.latency", Dimension::time, "load-to-use latency of an L2 hit"),
-    quantity_param("power.sm_active", Dimension::power,
-                   "power of one SM while it holds work, beyond idle (clock tree, schedulers, register files, LSU)")
-        .defaults_to("0 W").zero_allowed(),
-    quantity_param("power.tensor_energy_per_flop", Dimension::energy, "energy of one dense tensor-core FLOP")
-        .defaults_to("0 J").zero_allowed(),
-    quantity_param("power.simt_energy_per_flop", Dimension::energy, "energy of one CUDA-core FP32 FLOP")
-        .defaults_to("0 J").zero_allowed(),
-    quantity_param("power.l2_energy_per_byte", Dimension::energy, "energy of one byte through L2 (SRAM and crossbar)")
-        .defaults_to("0 J").zero_allowed(),
     quantity_param("gpu.launch.overhead", Dimension::time,
                    "per kernel: launch from a CUDA graph, grid start and drain").defaults_to("1.5 us"),
     quantity_param("gpu.tile.cta_overhead", Dimension::time, "per CTA: setup and epilogue synchronisation")
@@ -112,13 +104,6 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.hbm_bandwidth = c.number("memory.hbm.bandwidth");
   g.hbm_latency = c.number("memory.hbm.latency");
   g.hbm_efficiency = c.number("memory.hbm.efficiency");
-  g.tdp_watts = c.number("power.tdp");
-  g.idle_watts = c.number("power.idle");
-  g.sm_active_watts = c.number("power.sm_active");
-  g.tensor_joules_per_flop = c.number("power.tensor_energy_per_flop");
-  g.simt_joules_per_flop = c.number("power.simt_energy_per_flop");
-  g.hbm_joules_per_byte = c.number("power.hbm_energy_per_byte");
-  g.l2_joules_per_byte = c.number("power.l2_energy_per_byte");
   g.launch_overhead = c.number("gpu.launch.overhead");
   g.cta_overhead = c.number("gpu.tile.cta_overhead");
   g.tensor_efficiency = c.number("gpu.tile.tensor_efficiency");
@@ -128,6 +113,7 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.tile_load_dram_efficiency = c.number("gpu.tile.tile_load_dram_efficiency");
   g.attention_overhead = c.number("gpu.tile.attention_overhead");
   g.layout = GpuMemoryLayout::from_config(c, g.sm_count);
+  g.power = GpuPowerParams::from_config(c, g.flops_per_clock);
   g.vocabulary = GpuVocabulary::from_config(c);
   g.warp_size = int(c.whole("gpu.sm.warp_size"));
   g.gemm_library = GemmLibraryHabits::from_config(c);

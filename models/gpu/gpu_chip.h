@@ -6,6 +6,7 @@
 
 #include "models/gpu/gpu_memory_layout.h"
 #include "models/gpu/library_habits.h"
+#include "models/gpu/power/gpu_power_params.h"
 #include "models/gpu/vendor_vocabulary.h"
 #include "ops/dtype.h"
 
@@ -48,16 +49,9 @@ struct GpuChip {
   int warp_size = 32;                // gpu.sm.warp_size: NVIDIA warp 32, AMD CDNA wavefront 64
   GemmLibraryHabits gemm_library;
 
-  // Power and energy: a kernel's energy is idle power × its time, active-SM power × the SM-seconds
-  // its CTAs held SMs, and per operation the energy of its FLOPs (tensor cores or CUDA cores) and
-  // of the bytes it moves through L2 and HBM.
-  double tdp_watts = 0;
-  double idle_watts = 0;
-  double sm_active_watts = 0;        // per SM with resident work (clocks, schedulers, registers, LSU)
-  double tensor_joules_per_flop = 0;
-  double simt_joules_per_flop = 0;
-  double hbm_joules_per_byte = 0;
-  double l2_joules_per_byte = 0;
+  // Power and energy (models/gpu/power/gpu_power_params.h): the board limit the clock governor
+  // holds, static power, and the energy of SM activity, FLOPs per dtype, L2, HBM and MALL bytes.
+  GpuPowerParams power;
 
   // Documented efficiency / overhead parameters (fitted, see configs/ and docs/calibration.md)
   double launch_overhead = 0;        // seconds per kernel: launch, grid start and drain

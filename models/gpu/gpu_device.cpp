@@ -23,7 +23,7 @@ DeviceInfo describe(const GpuChip& chip) {
                .summary_detail = chip.vocabulary.detail_waves, .compute_unit = chip.vocabulary.compute_units,
                .memory = {{"l2", chip.l2_bytes, chip.l2_bandwidth, chip.l2_latency, true},
                           {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
-               .tdp = chip.tdp_watts, .schema = TileMachine::schema(chip)};
+               .tdp = chip.power.limit, .max_clock = chip.clock_hz, .schema = TileMachine::schema(chip)};
   const GpuMemoryLayout& m = chip.layout;
   if (m.has_mall()) d.memory.insert(d.memory.begin() + 1, {"mall", m.mall_bytes, m.mall_bandwidth, m.mall_latency, true});
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));

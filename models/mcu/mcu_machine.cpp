@@ -9,8 +9,12 @@ std::shared_ptr<const RecordSchema> mcu_schema(bool with_ext) {
                                     {"cycles", Rollup::sum},        {"macs_per_cycle", Rollup::none},
                                     {"fallback", Rollup::sum},      {"arena_bytes", Rollup::none},
                                     {"weight_bytes", Rollup::sum},  {"weights_home", Rollup::none}};
-  static const auto without = std::make_shared<const RecordSchema>(RecordSchema{{"sram", "flash"}, details});
-  static const auto with = std::make_shared<const RecordSchema>(RecordSchema{{"sram", "flash", "ext"}, details});
+  // Energy: the core (running, or asleep while the NPU works), the NPU's MACs, and the bytes the
+  // NPU moves at each memory (a CPU op's memory traffic is inside the core's run power).
+  static const auto without = std::make_shared<const RecordSchema>(
+      RecordSchema{{"sram", "flash"}, details, {"core", "npu_macs", "sram", "flash"}});
+  static const auto with = std::make_shared<const RecordSchema>(
+      RecordSchema{{"sram", "flash", "ext"}, details, {"core", "npu_macs", "sram", "flash", "ext"}});
   return with_ext ? with : without;
 }
 
@@ -98,13 +102,14 @@ WorkRecord McuMachine::record(const McuWork& w, double start, double end, const 
   bool npu = w.engine == Engine::npu;
   r.details = {npu ? 0.0 : 1.0, w.macs,         cycles,         cycles > 0 ? w.macs / cycles : 0,
                w.fallback.empty() ? 0.0 : 1.0, arena_bytes, w.weight_bytes, double(int(w.weights_home))};
-  if (npu) {
-    r.energy = chip_.sleep_watts * duration + chip_.npu_joules_per_mac * w.macs + chip_.sram.joules_per_byte * traffic[0];
-    for (std::size_t i = 1; i < traffic.size(); ++i)
-      r.energy += (i == 1 ? chip_.flash.joules_per_byte : chip_.ext.joules_per_byte) * traffic[i];
-  } else {
-    r.energy = chip_.run_watts * duration;
+  r.energy_parts.push_back((npu ? chip_.sleep_watts : chip_.run_watts) * duration);
+  r.energy_parts.push_back(npu ? chip_.npu_joules_per_mac * w.macs : 0.0);
+  for (std::size_t i = 0; i < traffic.size(); ++i) {
+    const McuMemory& m = i == 0 ? chip_.sram : i == 1 ? chip_.flash : chip_.ext;
+    r.energy_parts.push_back(npu ? m.joules_per_byte * traffic[i] : 0.0);
   }
+  r.energy = 0;
+  for (double part : r.energy_parts) r.energy += part;
   return r;
 }
 

@@ -27,7 +27,8 @@ std::shared_ptr<const RecordSchema> systolic_schema() {
   static const auto schema = std::make_shared<const RecordSchema>(RecordSchema{
       {"vmem", "hbm"},
       {{"mxu_utilisation", Rollup::time_mean}, {"fold_efficiency", Rollup::time_mean}, {"folds", Rollup::sum},
-       {"vector_share", Rollup::time_mean}, {"vmem_stall", Rollup::sum}, {"tiles", Rollup::sum}}});
+       {"vector_share", Rollup::time_mean}, {"vmem_stall", Rollup::sum}, {"tiles", Rollup::sum}},
+      {"static", "mxu_flops", "vpu_ops", "vmem", "hbm"}});
   return schema;
 }
 
@@ -66,9 +67,12 @@ WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vect
   double seconds = duration > 0 ? duration : 1;
   double mxu_util = plan.mxu_peak_flop_rate > 0 ? 2 * t.mxu_macs / (plan.mxu_peak_flop_rate * seconds) : 0;
   r.details = {mxu_util, t.folds > 0 ? t.cells / t.folds : 0, t.folds, vector_bound / seconds, b.memory, t.steps};
-  r.energy = chip.idle_watts * duration + chip.mxu_joules_per_flop * 2 * t.mxu_macs +
-             chip.vpu_joules_per_flop * t.vector_ops + chip.vmem_joules_per_byte * t.vmem_bytes +
-             chip.hbm_joules_per_byte * timing.hbm_bytes;
+  // Energy by component, in systolic_schema()'s order; they sum to the record's energy.
+  r.energy_parts = {chip.idle_watts * duration, chip.mxu_joules_per_flop * 2 * t.mxu_macs,
+                    chip.vpu_joules_per_flop * t.vector_ops, chip.vmem_joules_per_byte * t.vmem_bytes,
+                    chip.hbm_joules_per_byte * timing.hbm_bytes};
+  r.energy = 0;
+  for (double part : r.energy_parts) r.energy += part;
   return r;
 }
 

@@ -44,7 +44,8 @@ struct DeviceInfo {
   std::string compute_unit = "compute units";  // what the breakdown averages over ("SMs")
   std::vector<MemoryLevel> memory;  // near → far; the last is main memory
   std::array<double, kDTypeCount> peak_flop_rate{};  // dense FLOP/s per dtype; 0 = unsupported
-  double tdp = 0;                   // watts
+  double tdp = 0;                   // watts: the board power limit (power.tdp)
+  double max_clock = 0;             // Hz: the clock a clock governor lowers under the limit; 0 = none
   // Names of every record's numbers: `memory` names near → far, and the device's details.
   std::shared_ptr<const RecordSchema> schema;
   // The device holds every tensor in a static plan (a microcontroller: activations in an SRAM

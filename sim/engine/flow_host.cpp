@@ -20,6 +20,13 @@ void FlowHost::start(FlowSpec spec, std::function<void()> on_done) {
   wakeup_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void FlowHost::set_capacities(const std::vector<std::pair<ResourceId, double>>& capacities) {
+  network_.advance_to(sim_now());
+  for (const auto& [resource, capacity] : capacities) network_.set_capacity(resource, capacity);
+  wakeup_.cancel();
+  wakeup_.notify(sc_core::SC_ZERO_TIME);
+}
+
 void FlowHost::on_wakeup() {
   try {
     finish_due();

@@ -2,6 +2,8 @@
 // SystemC host of a FlowNetwork: components start flows with a completion callback. The host
 // sleeps until the next completion; nothing ticks. Callbacks run in SC_METHOD context.
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include "sim/engine/flow_network.h"
 #include "sim/engine/systemc.h"
@@ -17,6 +19,9 @@ class FlowHost : public sc_core::sc_module {
 
   // Starts a flow now; `on_done` runs when it completes.
   void start(FlowSpec spec, std::function<void()> on_done);
+  // Changes resource capacities now (flows progress at the old rates up to now): each (resource,
+  // capacity) pair; completions are rescheduled once.
+  void set_capacities(const std::vector<std::pair<ResourceId, double>>& capacities);
 
  private:
   void on_wakeup();   // SC_METHOD: finish_due(), a failure handed to fail_simulation()

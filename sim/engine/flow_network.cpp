@@ -17,6 +17,12 @@ ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per
   return ResourceId(resources_.size() - 1);
 }
 
+void FlowNetwork::set_capacity(ResourceId r, double capacity_bytes_per_s) {
+  if (resources_[r].capacity == capacity_bytes_per_s) return;
+  resources_[r].capacity = capacity_bytes_per_s;
+  dirty_ = true;
+}
+
 FlowId FlowNetwork::start(FlowSpec spec, std::function<void()> on_done) {
   Flow f;
   f.id = next_id_++;

@@ -77,6 +77,9 @@ struct FlowSpec {
 class FlowNetwork {
  public:
   ResourceId add_resource(std::string name, double capacity_bytes_per_s);
+  // Changes a resource's capacity from now() on (a clock change); flows already crossing it take
+  // their new rates at the next recomputation. The host advances to the current time first.
+  void set_capacity(ResourceId r, double capacity_bytes_per_s);
 
   // Starts a flow at the current time; returns its id. `on_done` travels with the flow and is
   // handed back by take_finished().

@@ -14,7 +14,7 @@ TEST_CASE("mi325x: its own memory and power, everything else inherited from mi30
   CHECK(m.name == "AMD Instinct MI325X");
   CHECK(m.hbm_bytes == 256.0 * 1024 * 1024 * 1024);
   CHECK(m.hbm_bandwidth == 6e12);
-  CHECK(m.tdp_watts == 1000);
+  CHECK(m.power.limit == 1000);
   CHECK(m.sm_count == base.sm_count);
   CHECK(m.layout.partitions == base.layout.partitions);
   CHECK(m.layout.mall_bytes == base.layout.mall_bytes);

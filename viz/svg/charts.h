@@ -11,6 +11,7 @@
 //  - breakdown_svg: where the time went (compute, memory, communication, overhead, idle), and for
 //    a language model the time per op class.
 //  - timeline_svg: a Gantt chart, one row per simulated device, one bar per record.
+//  - power_svg: power over time (RunResult::power.trace) against the power limit, and the SM clock.
 //  - sweep_svg: a metric against a varied key, one line per series.
 // Big runs: at most kMaxChartRecords records are drawn (evenly sampled for the roofline, the
 // first ones in time for the timeline), and the chart says so.
@@ -27,6 +28,7 @@ inline constexpr std::size_t kMaxChartRecords = 4000;
 std::string roofline_svg(const RunResult& r);
 std::string breakdown_svg(const RunResult& r);
 std::string timeline_svg(const RunResult& r);
+std::string power_svg(const RunResult& r);
 
 struct SweepSeries {
   std::string name;                               // "workload.batch=8" ("" when one series)

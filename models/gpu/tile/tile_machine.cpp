@@ -35,7 +35,9 @@ TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
   hbm_resource_ = net.add_resource("hbm", chip.usable_hbm_bandwidth());
   if (chip.layout.has_mall()) mall_resource_ = net.add_resource("mall", chip.layout.mall_bandwidth);
   sms_.resize(std::size_t(chip.sm_count));
-  for (int i = 0; i < chip.sm_count; ++i) sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0);
+  ClockDomainResources clocked{{}, l2_resources_, hbm_resource_, chip.layout.has_mall() ? mall_resource_ : -1};
+  for (int i = 0; i < chip.sm_count; ++i) clocked.sms.push_back(sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0));
+  clock_ = std::make_unique<GpuClockDomain>("clock", chip, flows_, std::move(clocked));
 }
 
 void TileMachine::sm_enter(int sm) {
@@ -51,7 +53,8 @@ void TileMachine::sm_leave(int sm) {
 std::shared_ptr<const RecordSchema> TileMachine::schema() {
   static const auto schema = std::make_shared<const RecordSchema>(RecordSchema{
       {"l2", "hbm"},
-      {{"ctas", Rollup::sum}, {"ctas_per_sm", Rollup::none}, {"sms_used", Rollup::none}, {"waves", Rollup::none}}});
+      {{"ctas", Rollup::sum}, {"ctas_per_sm", Rollup::none}, {"sms_used", Rollup::none}, {"waves", Rollup::none}},
+      gpu_energy_part_names(false)});
   return schema;
 }
 
@@ -63,7 +66,8 @@ std::shared_ptr<const RecordSchema> TileMachine::schema(const GpuChip& chip) {
   return std::make_shared<const RecordSchema>(RecordSchema{
       levels,
       {{v.detail_groups, Rollup::sum}, {v.detail_groups_per_unit, Rollup::none}, {v.detail_units_used, Rollup::none},
-       {v.detail_waves, Rollup::none}}});
+       {v.detail_waves, Rollup::none}},
+      gpu_energy_part_names(chip.layout.has_mall())});
 }
 
 std::vector<WorkRecord> TileMachine::run_kernels(const std::vector<Kernel>& kernels) {
@@ -101,6 +105,7 @@ WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   double l2_before = l2_bytes(), hbm_before = net.bytes_through(hbm_resource_);
   double mall_before = chip_.layout.has_mall() ? net.bytes_through(mall_resource_) : 0;
 
+  clock_->kernel_started(kernel);
   wait(to_sc_time(chip_.launch_overhead));
   run.free_slots.assign(std::size_t(chip_.sm_count), kernel.ctas_per_sm);
   run.flights.resize(kernel.ctas.size());
@@ -126,22 +131,26 @@ WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   return std::move(run.record);
 }
 
-// Time accounting in SM-seconds, then averaged over the SMs; energy from the chip's power model.
+// Energy from the clock domain (the kernel's activity priced at the clocks it ran at); time
+// accounting in SM-seconds, math at that clock, then averaged over the SMs.
 void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration, double busy) {
+  const auto& t = run.record.traffic;
+  bool mall = chip_.layout.has_mall();
+  KernelPower power = clock_->kernel_finished(kernel, busy, t[0], mall ? t[1] : 0, t[mall ? 2 : 1]);
+  for (std::size_t i = 0; i < kGpuEnergyParts; ++i)
+    if (mall || GpuEnergyPart(i) != GpuEnergyPart::mall) run.record.energy_parts.push_back(power.energy.joules[i]);
+  run.record.energy = power.energy.total();
+  run.record.clock = power.clock;
+  run.record.throttled = power.throttled;
   double sm_seconds = duration * chip_.sm_count;
-  double math = kernel.sm_flop_rate > 0 ? kernel.flops / kernel.sm_flop_rate : 0;
+  double clock_share = power.clock > 0 ? power.clock / chip_.clock_hz : 1.0;
+  double math = kernel.sm_flop_rate > 0 ? kernel.flops / (kernel.sm_flop_rate * clock_share) : 0;
   double overhead = chip_.launch_overhead * chip_.sm_count + run.overhead_sm_seconds / kernel.ctas_per_sm;
   double idle = std::max(0.0, sm_seconds - busy - chip_.launch_overhead * chip_.sm_count);
   math = std::min(math, std::max(0.0, sm_seconds - overhead - idle));
   double memory_wait = std::max(0.0, sm_seconds - math - overhead - idle);
   double n = chip_.sm_count;
   run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, 0, overhead / n, idle / n};
-  double joules_per_flop = kernel.dtype == DType::fp32 ? chip_.simt_joules_per_flop : chip_.tensor_joules_per_flop;
-  std::size_t hbm_level = chip_.layout.has_mall() ? 2 : 1;
-  run.record.energy = chip_.idle_watts * duration + chip_.sm_active_watts * busy + kernel.flops * joules_per_flop +
-                      run.record.traffic[hbm_level] * chip_.hbm_joules_per_byte +
-                      run.record.traffic[0] * chip_.l2_joules_per_byte;
-  if (chip_.layout.has_mall()) run.record.energy += run.record.traffic[1] * chip_.layout.mall_joules_per_byte;
 }
 
 void TileMachine::dispatch(KernelRun& run) {

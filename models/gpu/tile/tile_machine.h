@@ -10,6 +10,7 @@
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/kernel.h"
+#include "models/gpu/power/clock_domain.h"
 #include "models/gpu/tile/partitioned_l2.h"
 #include "sim/engine/flow_host.h"
 #include "sim/engine/timer_queue.h"
@@ -67,6 +68,7 @@ class TileMachine : public sc_core::sc_module {
   ResourceId hbm_resource_, mall_resource_ = 0;
   std::shared_ptr<const RecordSchema> schema_;
   std::vector<SmState> sms_;
+  std::unique_ptr<GpuClockDomain> clock_;  // SM clock under the power governor; kernels' energy
   sc_core::sc_event kernel_done_, release_done_;
 };
 

@@ -1,0 +1,132 @@
+#include "models/gpu/power/clock_domain.h"
+
+#include <algorithm>
+
+#include "sim/arith.h"
+
+namespace hwsim {
+
+double kernel_sm_work(const Kernel& k, double port_rate) {
+  double work = 0;
+  for (const auto& cta : k.ctas) {
+    double read = 0, written = cta.scratch_bytes;
+    for (const auto& r : cta.reads) read += r.bytes;
+    for (const auto& w : cta.writes) written += w.bytes;
+    double math = k.sm_flop_rate > 0 ? cta.flops / k.sm_flop_rate : 0;
+    work += (read > 0 ? std::max(math, read / port_rate) : math) + written / port_rate;
+  }
+  return work;
+}
+
+bool writes_constant_data(const Kernel& k) {
+  bool writes = false;
+  for (const auto& cta : k.ctas) {
+    if (!cta.reads.empty()) return false;
+    writes = writes || !cta.writes.empty();
+  }
+  return writes;
+}
+
+GpuClockDomain::GpuClockDomain(sc_core::sc_module_name name, const GpuChip& chip, FlowHost& flows,
+                               ClockDomainResources resources)
+    : sc_core::sc_module(name),
+      params_(chip.power),
+      port_rate_(chip.sm_port_bytes_per_clock * chip.clock_hz),
+      flows_(flows),
+      resources_(std::move(resources)),
+      governor_(chip.power) {
+  SC_METHOD(tick);
+  sensitive << tick_;
+  dont_initialize();
+}
+
+GpuClockDomain::Counters GpuClockDomain::read() {
+  FlowNetwork& net = flows_.network();
+  net.advance_to(sim_now());
+  Counters c;
+  c.time = sim_now();
+  for (ResourceId r : resources_.sms) c.sm_work += net.bytes_through(r), c.sm_busy += net.busy_seconds(r);
+  for (ResourceId r : resources_.l2) c.l2 += net.bytes_through(r);
+  if (resources_.mall >= 0) c.mall = net.bytes_through(resources_.mall);
+  c.hbm = net.bytes_through(resources_.hbm);
+  return c;
+}
+
+void GpuClockDomain::apply_clock(double clock) {
+  double scale = clock / params_.max_clock;
+  std::vector<std::pair<ResourceId, double>> capacities;
+  capacities.reserve(resources_.sms.size());
+  for (ResourceId r : resources_.sms) capacities.emplace_back(r, scale);
+  flows_.set_capacities(capacities);
+}
+
+void GpuClockDomain::update() {
+  Counters now = read();
+  double dt = now.time - last_.time;
+  if (dt <= 0) return;
+  double clock = governor_.clock();
+  GpuActivity a;
+  a.seconds = dt;
+  a.busy_sm_seconds = now.sm_busy - last_.sm_busy;
+  double work = now.sm_work - last_.sm_work;
+  if (kernel_) a.flops[std::size_t(dtype_)] = work * flops_per_work_, a.constant_data = constant_data_;
+  a.l2_bytes = now.l2 - last_.l2;
+  a.mall_bytes = now.mall - last_.mall;
+  a.hbm_bytes = now.hbm - last_.hbm;
+  last_ = now;
+  if (kernel_) {
+    span_.seconds += dt, span_.clock_seconds += clock * dt;
+    if (clock < params_.max_clock) span_.throttled += dt;
+    span_.static_joules += params_.static_watts(clock) * dt;
+    span_.busy += a.busy_sm_seconds, span_.busy_scaled += a.busy_sm_seconds * params_.power_scale(clock);
+    span_.work += work, span_.work_scaled += work * params_.energy_scale(clock);
+    span_.l2 += a.l2_bytes, span_.l2_scaled += a.l2_bytes * params_.energy_scale(clock);
+  }
+  GpuEnergy e = gpu_energy(params_, a, clock);
+  double next = governor_.observe(dt, e.core(), e.memory());
+  if (next != clock) apply_clock(next);
+}
+
+void GpuClockDomain::tick() {
+  update();
+  if (kernel_) tick_.notify(to_sc_time(params_.control_period));
+}
+
+void GpuClockDomain::kernel_started(const Kernel& kernel) {
+  update();  // the span since the last kernel (idle, if any)
+  kernel_ = &kernel;
+  dtype_ = kernel.dtype;
+  constant_data_ = writes_constant_data(kernel);
+  double work = kernel_sm_work(kernel, port_rate_);
+  flops_per_work_ = ratio(kernel.flops, work);
+  span_ = KernelSpan{};
+  if (params_.governed() && params_.control_period > 0) tick_.notify(to_sc_time(params_.control_period));
+}
+
+KernelPower GpuClockDomain::kernel_finished(const Kernel& kernel, double busy_sm_seconds, double l2_bytes,
+                                            double mall_bytes, double hbm_bytes) {
+  update();
+  tick_.cancel();
+  kernel_ = nullptr;
+  // Each component priced at max-clock rates, then scaled by the clocks its own activity ran at.
+  GpuActivity a;
+  a.busy_sm_seconds = busy_sm_seconds;
+  a.flops[std::size_t(kernel.dtype)] = kernel.flops;
+  a.l2_bytes = l2_bytes, a.mall_bytes = mall_bytes, a.hbm_bytes = hbm_bytes;
+  a.constant_data = constant_data_;
+  KernelPower out;
+  out.energy = gpu_energy(params_, a, params_.max_clock);
+  double last = governor_.clock();
+  auto mean = [&](double scaled, double weight, double fallback) { return weight > 0 ? scaled / weight : fallback; };
+  out.energy[GpuEnergyPart::idle] = span_.static_joules;
+  out.energy[GpuEnergyPart::sm_active] *= mean(span_.busy_scaled, span_.busy, params_.power_scale(last));
+  double per_op = mean(span_.work_scaled, span_.work, params_.energy_scale(last));
+  out.energy[GpuEnergyPart::tensor_flops] *= per_op;
+  out.energy[GpuEnergyPart::simt_flops] *= per_op;
+  out.energy[GpuEnergyPart::l2] *= mean(span_.l2_scaled, span_.l2, params_.energy_scale(last));
+  out.clock = mean(span_.clock_seconds, span_.seconds, last);
+  out.throttled = span_.throttled;
+  return out;
+}
+
+}  // namespace hwsim

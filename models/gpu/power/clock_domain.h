@@ -1,0 +1,89 @@
+#pragma once
+// The SM clock domain of the tile-level GPU: it applies the governor's clock to the flow network
+// (each SM's share of time, math and its L2 port, runs at clock / max clock of its max-clock
+// capacity) and prices kernels' energy. L2, HBM and the memory-side cache keep their bandwidth: a
+// power-capped H100 GEMM at 1364 MHz moves 5.4 TB/s of operand traffic through L2, more than the
+// L2's 7 TB/s would give if it followed the SM clock (docs/calibration.md, "Power").
+//
+// The tile machine calls kernel_started() when a kernel's launch begins and kernel_finished()
+// when it retires. In between, every power.dvfs.control_period, and at those two calls, the
+// domain reads what the SMs, L2, the memory-side cache and HBM moved since the last update,
+// prices it at the clock it ran at (gpu_energy), tells the governor, and applies the clock the
+// governor sets. A kernel's energy is then priced from its exact FLOPs and bytes, each at the
+// clocks it ran at.
+#include <vector>
+
+#include "models/gpu/gpu_chip.h"
+#include "models/gpu/kernel.h"
+#include "models/gpu/power/dvfs_governor.h"
+#include "models/gpu/power/gpu_energy.h"
+#include "sim/engine/flow_host.h"
+
+namespace hwsim {
+
+// What the domain's resources are in the tile machine's flow network.
+struct ClockDomainResources {
+  std::vector<ResourceId> sms;  // each SM's share of time (capacity 1 at the max clock)
+  std::vector<ResourceId> l2;   // one per partition (read, not clocked)
+  ResourceId hbm = 0;
+  ResourceId mall = -1;         // -1: no memory-side cache
+};
+
+// A retired kernel's energy by component, its average clock and the time it ran throttled.
+struct KernelPower {
+  GpuEnergy energy;
+  double clock = 0;      // Hz, time-weighted over the kernel
+  double throttled = 0;  // seconds below the max clock
+};
+
+class GpuClockDomain : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(GpuClockDomain);
+  GpuClockDomain(sc_core::sc_module_name name, const GpuChip& chip, FlowHost& flows, ClockDomainResources resources);
+
+  double clock() const { return governor_.clock(); }
+
+  // `kernel` starts its launch now.
+  void kernel_started(const Kernel& kernel);
+  // The kernel started last retired now: `busy_sm_seconds` summed over SMs with resident CTAs,
+  // `l2_bytes`, `mall_bytes` and `hbm_bytes` moved, its FLOPs from the kernel.
+  KernelPower kernel_finished(const Kernel& kernel, double busy_sm_seconds, double l2_bytes, double mall_bytes,
+                              double hbm_bytes);
+
+ private:
+  struct Counters {
+    double time = 0, sm_work = 0, sm_busy = 0, l2 = 0, mall = 0, hbm = 0;
+  };
+  // Clock-weighted sums over the kernel in flight, for pricing it at its clocks.
+  struct KernelSpan {
+    double seconds = 0, clock_seconds = 0, throttled = 0, static_joules = 0;
+    double busy = 0, busy_scaled = 0, work = 0, work_scaled = 0, l2 = 0, l2_scaled = 0;
+  };
+
+  void tick();    // SC_METHOD: an update inside a kernel
+  void update();  // prices the span since the last update, tells the governor, applies its clock
+  Counters read();
+  void apply_clock(double clock);
+
+  const GpuPowerParams params_;
+  const double port_rate_;      // SM <-> L2 bytes/s at the max clock
+  FlowHost& flows_;
+  ClockDomainResources resources_;
+  DvfsGovernor governor_;
+  Counters last_;
+  KernelSpan span_;
+  const Kernel* kernel_ = nullptr;  // in flight (between kernel_started and kernel_finished)
+  DType dtype_ = DType::fp32;
+  bool constant_data_ = false;      // the kernel reads nothing: what it writes is one value
+  double flops_per_work_ = 0;       // the kernel's FLOPs per SM-second of work at the max clock
+  sc_core::sc_event tick_;
+};
+
+// SM-seconds of work at the max clock that `kernel`'s CTAs put on their SMs (math or the L2 port,
+// whichever is slower, for the operands; the port for the results), as the tile machine
+// schedules them: what FLOPs progress in proportion to.
+double kernel_sm_work(const Kernel& kernel, double port_rate);
+// A kernel that reads nothing and writes something (a fill): its data is one repeated value.
+bool writes_constant_data(const Kernel& kernel);
+
+}  // namespace hwsim

@@ -1,0 +1,75 @@
+#include "viz/power_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <ostream>
+
+#include "sim/units.h"
+
+namespace hwsim {
+
+namespace {
+std::string joules(double j) { return format_quantity(j, Dimension::energy); }
+std::string watts(double w) { return format_quantity(w, Dimension::power); }
+std::string hertz(double f) { return format_quantity(f, Dimension::frequency); }
+
+// "average 612 W; clock 1.52 GHz average of 1.98 GHz, throttled 94 % of the time under the 700 W
+// limit" — or the TDP flag of a device without a clock governor.
+std::string power_line(const RunResult& r) {
+  const PowerMetrics& p = r.power;
+  std::string line = "average " + watts(r.average_power);
+  if (p.max_clock > 0 && p.average_clock > 0) {
+    line += fmt::format("; clock {} average of {}", hertz(p.average_clock), hertz(p.max_clock));
+    if (p.throttled_seconds > 0)
+      line += fmt::format(", held below it {:.0f} % of the time by the {} limit", 100 * p.throttled_share, watts(r.tdp));
+  } else if (r.above_tdp) {
+    line += fmt::format(", above the {} TDP (this device models no clock governor)", watts(r.tdp));
+  }
+  return line;
+}
+}  // namespace
+
+void print_power_section(std::ostream& out, const RunResult& r) {
+  auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
+  row("energy", fmt::format("{}  ({})", joules(r.energy), power_line(r)));
+  if (r.power.by_part.size() > 1) {
+    std::string parts;
+    for (const auto& p : r.power.by_part) {
+      if (p.joules == 0) continue;
+      if (!parts.empty()) parts += ", ";
+      parts += fmt::format("{} {:.0f} %", p.name, r.energy > 0 ? 100 * p.joules / r.energy : 0.0);
+    }
+    row("  by component", parts);
+  }
+  if (r.power.flops_per_joule > 0)
+    row("  perf/W", format_quantity(r.power.flops_per_joule, Dimension::flop_rate) + " per W");
+}
+
+nlohmann::json energy_parts_json(const WorkRecord& k) {
+  nlohmann::json out = nlohmann::json::object();
+  if (!k.schema) return out;
+  for (std::size_t i = 0; i < k.energy_parts.size() && i < k.schema->energy_parts.size(); ++i)
+    out[k.schema->energy_parts[i]] = k.energy_parts[i];
+  return out;
+}
+
+nlohmann::json power_json(const RunResult& r) {
+  const PowerMetrics& p = r.power;
+  nlohmann::json parts = nlohmann::json::object();
+  for (const auto& e : p.by_part) parts[e.name] = e.joules;
+  nlohmann::json trace = nlohmann::json::array();
+  for (const auto& s : p.trace) trace.push_back({s.start, s.end, s.watts, s.clock});
+  return {{"energy_by_component", parts},
+          {"average_power", r.average_power},
+          {"limit", r.tdp},
+          {"max_clock", p.max_clock},
+          {"average_clock", p.average_clock},
+          {"min_clock", p.min_clock},
+          {"throttled_seconds", p.throttled_seconds},
+          {"throttled_share", p.throttled_share},
+          {"flops_per_joule", p.flops_per_joule},
+          {"trace_columns", {"start", "end", "watts", "clock"}},
+          {"trace", trace}};
+}
+
+}  // namespace hwsim

@@ -1,0 +1,19 @@
+#pragma once
+// Power and energy of a run (RunResult::power): energy by component, average power and clock,
+// time throttled under the power limit, perf/W, power over time; in text and JSON. Formats only.
+#include <iosfwd>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/result.h"
+
+namespace hwsim {
+
+// The "energy" lines of the text report.
+void print_power_section(std::ostream& out, const RunResult& r);
+// result.power.
+nlohmann::json power_json(const RunResult& r);
+// A record's energy by component ({} when its device names none).
+nlohmann::json energy_parts_json(const WorkRecord& k);
+
+}  // namespace hwsim
