@@ -16,7 +16,7 @@ namespace {
 GpuPowerParams linear_params(bool sustained = true) {
   GpuPowerParams p;
   p.limit = 100, p.idle = 40, p.idle_floor = 20, p.energy_exponent = 0;
-  p.max_clock = 1000e6, p.min_clock = 10e6, p.clock_step = 10e6, p.window = 10e-3, p.sustained = sustained;
+  p.max_clock = p.reference_clock = 1000e6, p.min_clock = 10e6, p.clock_step = 10e6, p.window = 10e-3, p.sustained = sustained;
   return p;
 }
 

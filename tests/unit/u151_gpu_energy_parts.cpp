@@ -11,7 +11,7 @@ using namespace hwsim;
 namespace {
 GpuPowerParams params() {
   GpuPowerParams p;
-  p.idle = 100, p.idle_floor = 60, p.sm_active = 2, p.energy_exponent = 1, p.max_clock = 2e9;
+  p.idle = 100, p.idle_floor = 60, p.sm_active = 2, p.energy_exponent = 1, p.max_clock = p.reference_clock = 2e9;
   p.flop_energy[std::size_t(DType::bf16)] = 1e-12;
   p.flop_energy[std::size_t(DType::fp32)] = 10e-12;
   p.l2_energy_per_byte = 20e-12, p.hbm_energy_per_byte = 50e-12;

@@ -108,14 +108,14 @@ KernelPower GpuClockDomain::kernel_finished(const Kernel& kernel, double busy_sm
   update();
   tick_.cancel();
   kernel_ = nullptr;
-  // Each component priced at max-clock rates, then scaled by the clocks its own activity ran at.
+  // Each component priced at the reference clock, then scaled by the clocks its own activity ran at.
   GpuActivity a;
   a.busy_sm_seconds = busy_sm_seconds;
   a.flops[std::size_t(kernel.dtype)] = kernel.flops;
   a.l2_bytes = l2_bytes, a.mall_bytes = mall_bytes, a.hbm_bytes = hbm_bytes;
   a.constant_data = constant_data_;
   KernelPower out;
-  out.energy = gpu_energy(params_, a, params_.max_clock);
+  out.energy = gpu_energy(params_, a, params_.reference_clock);
   double last = governor_.clock();
   auto mean = [&](double scaled, double weight, double fallback) { return weight > 0 ? scaled / weight : fallback; };
   out.energy[GpuEnergyPart::idle] = span_.static_joules;

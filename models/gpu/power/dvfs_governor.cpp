@@ -18,10 +18,10 @@ double DvfsGovernor::quantise(double clock) const {
   return std::clamp(q, params_.min_clock, params_.max_clock);
 }
 
-double DvfsGovernor::target(double core_watts_at_max, double memory_watts) const {
+double DvfsGovernor::target(double core_watts_at_reference, double memory_watts) const {
   if (!params_.governed()) return params_.max_clock;
   auto power = [&](double clock) {
-    return params_.static_watts(clock) + core_watts_at_max * params_.power_scale(clock) + memory_watts;
+    return params_.static_watts(clock) + core_watts_at_reference * params_.power_scale(clock) + memory_watts;
   };
   if (power(params_.max_clock) <= params_.limit) return params_.max_clock;
   double lo = params_.min_clock, hi = params_.max_clock;
@@ -36,9 +36,9 @@ double DvfsGovernor::target(double core_watts_at_max, double memory_watts) const
 double DvfsGovernor::observe(double seconds, double core_joules, double memory_joules) {
   if (seconds <= 0 || !params_.governed()) return clock_;
   double scale = params_.power_scale(clock_);
-  double core_at_max = scale > 0 ? core_joules / seconds / scale : 0;
+  double core_at_reference = scale > 0 ? core_joules / seconds / scale : 0;
   double alpha = params_.window > 0 ? 1 - std::exp(-seconds / params_.window) : 1.0;
-  core_average_ += alpha * (core_at_max - core_average_);
+  core_average_ += alpha * (core_at_reference - core_average_);
   memory_average_ += alpha * (memory_joules / seconds - memory_average_);
   weight_ += alpha * (1 - weight_);
   clock_ = target(core_average_ / weight_, memory_average_ / weight_);

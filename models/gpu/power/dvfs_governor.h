@@ -5,7 +5,7 @@
 //
 // After each span of activity it is told the dynamic energy spent in the SM clock domain and
 // outside it. It keeps exponentially weighted averages of both (the SM-domain part normalised to
-// the max clock, as if its work rate followed the clock), and sets the clock to the highest whole
+// the reference clock, as if its work rate followed the clock), and sets the clock to the highest whole
 // clock step at which static + averaged dynamic power stays within the limit. For work whose rate
 // does follow the clock this is exact in one step; for memory-bound work (whose power falls less
 // than the clock) later spans correct it: at the fixed point the averaged power is the limit.
@@ -27,17 +27,17 @@ class DvfsGovernor {
   // for what follows. Returns the new clock.
   double observe(double seconds, double core_joules, double memory_joules);
 
-  // The highest clock step at which static power + core_watts_at_max × power_scale(clock) +
+  // The highest clock step at which static power + core_watts_at_reference × power_scale(clock) +
   // memory_watts stays within the limit (the max clock when it does there; the min clock when
   // nothing does).
-  double target(double core_watts_at_max, double memory_watts) const;
+  double target(double core_watts_at_reference, double memory_watts) const;
 
  private:
   double quantise(double clock) const;
 
   GpuPowerParams params_;
   double clock_;
-  double core_average_ = 0;    // watts, SM-domain dynamic power at the max clock
+  double core_average_ = 0;    // watts, SM-domain dynamic power at the reference clock
   double memory_average_ = 0;  // watts
   double weight_ = 0;          // weight of the history in the averages (1: fully informed)
 };

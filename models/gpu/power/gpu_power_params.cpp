@@ -37,6 +37,11 @@ std::vector<ParamDecl> power_decls() {
                  "dynamic energy per operation in the SM clock domain scales as (clock / max clock)^this: the supply "
                  "voltage the clock needs, squared (2: voltage proportional to the clock; 0: fixed voltage)")
           .defaults_to("1").zero_allowed().at_most(4),
+      quantity_param("power.dvfs.reference_clock", Dimension::frequency,
+                     "the SM clock the power.* energies and power.idle are given at (the chip's rated max clock): "
+                     "set it where gpu.sm.clock is changed as a what-if, so a lower clock costs less per operation; "
+                     "0 = gpu.sm.clock")
+          .defaults_to("0 Hz").zero_allowed(),
       quantity_param("power.dvfs.min_clock", Dimension::frequency,
                      "lowest SM clock the power governor may set; 0 = one clock step")
           .defaults_to("0 Hz").zero_allowed(),
@@ -75,11 +80,11 @@ const ParamRegistration gpu_power_params({"gpu"}, power_decls());
 }  // namespace
 
 double GpuPowerParams::energy_scale(double clock) const {
-  return max_clock > 0 ? std::pow(clock / max_clock, energy_exponent) : 1.0;
+  return reference_clock > 0 ? std::pow(clock / reference_clock, energy_exponent) : 1.0;
 }
 
 double GpuPowerParams::power_scale(double clock) const {
-  return max_clock > 0 ? (clock / max_clock) * energy_scale(clock) : 1.0;
+  return reference_clock > 0 ? (clock / reference_clock) * energy_scale(clock) : 1.0;
 }
 
 double GpuPowerParams::static_watts(double clock) const { return idle_floor + (idle - idle_floor) * power_scale(clock); }
@@ -100,6 +105,8 @@ GpuPowerParams GpuPowerParams::from_config(const Config& c, const std::array<dou
   p.constant_data_share = c.number("power.constant_data_share");
   p.energy_exponent = c.number("power.dvfs.energy_exponent");
   p.max_clock = c.number("gpu.sm.clock");
+  p.reference_clock = c.number("power.dvfs.reference_clock");
+  if (p.reference_clock == 0) p.reference_clock = p.max_clock;
   p.clock_step = c.number("power.dvfs.clock_step");
   p.min_clock = std::max(c.number("power.dvfs.min_clock"), p.clock_step);
   if (p.min_clock > p.max_clock)

@@ -31,7 +31,9 @@ struct GpuPowerParams {
   double constant_data_share = 1; // power.constant_data_share: of a byte's L2/MALL/HBM energy when
                                   // the data is one repeated value (a kernel that reads nothing)
   double energy_exponent = 0;     // power.dvfs.energy_exponent
-  double max_clock = 0;           // gpu.sm.clock, Hz
+  double max_clock = 0;           // gpu.sm.clock, Hz: the highest clock the governor sets
+  double reference_clock = 0;     // power.dvfs.reference_clock, Hz: the clock the energies above
+                                  // are given at (the chip's rated max; gpu.sm.clock when 0)
   double min_clock = 0;           // power.dvfs.min_clock, Hz
   double clock_step = 0;          // power.dvfs.clock_step, Hz: clocks are whole steps
   double window = 0;              // power.dvfs.window, seconds: the governor's averaging window
@@ -39,9 +41,9 @@ struct GpuPowerParams {
   double control_period = 0;      // power.dvfs.control_period, seconds between governor updates
 
   bool governed() const { return limit > 0; }
-  // Dynamic energy per operation at `clock` relative to the max clock: (clock/max)^exponent.
+  // Dynamic energy per operation at `clock` relative to the reference clock: (clock/ref)^exponent.
   double energy_scale(double clock) const;
-  // Power scale of work whose rate follows the clock: (clock/max)^(1 + exponent).
+  // Power scale of work whose rate follows the clock: (clock/ref)^(1 + exponent).
   double power_scale(double clock) const;
   // Board power with nothing running at `clock`.
   double static_watts(double clock) const;
