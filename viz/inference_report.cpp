@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "sim/units.h"
+#include "viz/power_report.h"
 
 namespace hwsim {
 namespace {
@@ -67,6 +68,7 @@ void print_inference_report(std::ostream& out, const RunResult& r) {
   row("MACs per cycle (achieved)", fmt::format("{:.2f}", m.macs_per_cycle));
   row("energy per inference", fmt::format("{}  (average {})", format_quantity(m.energy, Dimension::energy),
                                           format_quantity(r.average_power, Dimension::power)));
+  if (r.power.by_part.size() > 1) row("  by component", energy_shares(r));
   if (r.roofline_floor > 0)
     row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor / double(m.inferences)),
                                       r.times_floor));

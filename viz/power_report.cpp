@@ -29,18 +29,20 @@ std::string power_line(const RunResult& r) {
 }
 }  // namespace
 
+std::string energy_shares(const RunResult& r) {
+  std::string parts;
+  for (const auto& p : r.power.by_part) {
+    if (p.joules == 0) continue;
+    if (!parts.empty()) parts += ", ";
+    parts += fmt::format("{} {:.0f} %", p.name, r.energy > 0 ? 100 * p.joules / r.energy : 0.0);
+  }
+  return parts;
+}
+
 void print_power_section(std::ostream& out, const RunResult& r) {
   auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
   row("energy", fmt::format("{}  ({})", joules(r.energy), power_line(r)));
-  if (r.power.by_part.size() > 1) {
-    std::string parts;
-    for (const auto& p : r.power.by_part) {
-      if (p.joules == 0) continue;
-      if (!parts.empty()) parts += ", ";
-      parts += fmt::format("{} {:.0f} %", p.name, r.energy > 0 ? 100 * p.joules / r.energy : 0.0);
-    }
-    row("  by component", parts);
-  }
+  if (r.power.by_part.size() > 1) row("  by component", energy_shares(r));
   if (r.power.flops_per_joule > 0)
     row("  perf/W", format_quantity(r.power.flops_per_joule, Dimension::flop_rate) + " per W");
 }
