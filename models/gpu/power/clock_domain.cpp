@@ -46,6 +46,8 @@ GpuClockDomain::Counters GpuClockDomain::read() {
   Counters c;
   c.time = sim_now();
   for (ResourceId r : resources_.sms) c.sm_work += net.bytes_through(r), c.sm_busy += net.busy_seconds(r);
+  // The governor sees the SM activity the kernel is priced on (kernel_finished's busy SM-seconds).
+  if (resources_.resident_sm_seconds) c.sm_busy = resources_.resident_sm_seconds();
   for (ResourceId r : resources_.l2) c.l2 += net.bytes_through(r);
   if (resources_.mall >= 0) c.mall = net.bytes_through(resources_.mall);
   c.hbm = net.bytes_through(resources_.hbm);

@@ -11,6 +11,7 @@
 // prices it at the clock it ran at (gpu_energy), tells the governor, and applies the clock the
 // governor sets. A kernel's energy is then priced from its exact FLOPs and bytes, each at the
 // clocks it ran at.
+#include <functional>
 #include <vector>
 
 #include "models/gpu/gpu_chip.h"
@@ -27,6 +28,9 @@ struct ClockDomainResources {
   std::vector<ResourceId> l2;   // one per partition (read, not clocked)
   ResourceId hbm = 0;
   ResourceId mall = -1;         // -1: no memory-side cache
+  // SM-seconds with resident CTAs (issuing or waiting on memory) since the start, summed over
+  // SMs, up to now: what power.sm_active is paid on. Empty: the SM resources' busy time.
+  std::function<double()> resident_sm_seconds;
 };
 
 // A retired kernel's energy by component, its average clock and the time it ran throttled.

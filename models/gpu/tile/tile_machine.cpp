@@ -37,7 +37,15 @@ TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
   sms_.resize(std::size_t(chip.sm_count));
   ClockDomainResources clocked{{}, l2_resources_, hbm_resource_, chip.layout.has_mall() ? mall_resource_ : -1};
   for (int i = 0; i < chip.sm_count; ++i) clocked.sms.push_back(sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0));
+  clocked.resident_sm_seconds = [this] { return resident_sm_seconds(); };
   clock_ = std::make_unique<GpuClockDomain>("clock", chip, flows_, std::move(clocked));
+}
+
+double TileMachine::resident_sm_seconds() const {
+  double total = resident_closed_, now = sim_now();
+  for (const auto& s : sms_)
+    if (s.active > 0) total += now - s.busy_since;
+  return total;
 }
 
 void TileMachine::sm_enter(int sm) {
@@ -47,7 +55,7 @@ void TileMachine::sm_enter(int sm) {
 
 void TileMachine::sm_leave(int sm) {
   auto& s = sms_[std::size_t(sm)];
-  if (--s.active == 0) s.busy_total += sim_now() - s.busy_since;
+  if (--s.active == 0) s.busy_total += sim_now() - s.busy_since, resident_closed_ += sim_now() - s.busy_since;
 }
 
 std::shared_ptr<const RecordSchema> TileMachine::schema() {

@@ -50,6 +50,8 @@ class TileMachine : public sc_core::sc_module {
   };
 
   WorkRecord run_kernel(const Kernel& kernel, double step_start);
+  // SM-seconds with resident CTAs since the machine started, summed over SMs, up to now.
+  double resident_sm_seconds() const;
   void account(const Kernel& kernel, KernelRun& run, double duration, double busy);
   void dispatch(KernelRun& run);                  // fill free slots
   void dispatch_partitioned(KernelRun& run);      // CTA i on partition i mod P, each filling its SMs
@@ -68,6 +70,7 @@ class TileMachine : public sc_core::sc_module {
   ResourceId hbm_resource_, mall_resource_ = 0;
   std::shared_ptr<const RecordSchema> schema_;
   std::vector<SmState> sms_;
+  double resident_closed_ = 0;  // SM-seconds of residency that ended (resident_sm_seconds)
   std::unique_ptr<GpuClockDomain> clock_;  // SM clock under the power governor; kernels' energy
   sc_core::sc_event kernel_done_, release_done_;
 };
