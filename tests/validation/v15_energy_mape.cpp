@@ -13,25 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "tests/fixtures/csv_cells.h"
 #include "tests/fixtures/test_support.h"
 
 using namespace hwsim::test;
 
 namespace {
-// Splits one CSV row; cells may be quoted ("a,b") with "" for a quote.
-std::vector<std::string> csv_cells(const std::string& row) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < row.size(); ++i) {
-    char c = row[i];
-    if (quoted && c == '"' && i + 1 < row.size() && row[i + 1] == '"') cells.back() += '"', ++i;
-    else if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) cells.emplace_back();
-    else cells.back() += c;
-  }
-  return cells;
-}
-
 std::string measurements(const std::string& file) { return std::string(HWSIM_SOURCE_DIR) + "/data/measurements/" + file; }
 
 // The energy records that fitted a parameter of configs/h100.toml: judged nowhere.

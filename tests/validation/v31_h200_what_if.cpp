@@ -5,25 +5,12 @@
 
 #include <map>
 
+#include "tests/fixtures/csv_cells.h"
 #include "tests/fixtures/test_support.h"
 
 using namespace hwsim::test;
 
 namespace {
-// Splits one CSV row; cells may be quoted ("a,b") with "" for a quote.
-std::vector<std::string> csv_cells(const std::string& row) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < row.size(); ++i) {
-    char c = row[i];
-    if (quoted && c == '"' && i + 1 < row.size() && row[i + 1] == '"') cells.back() += '"', ++i;
-    else if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) cells.emplace_back();
-    else cells.back() += c;
-  }
-  return cells;
-}
-
 // workload spec → (measured, predicted) seconds, from `hwsim validate --csv`.
 std::map<std::string, std::pair<double, double>> decode_times(const std::string& file, const std::string& chip) {
   std::string records = std::string(HWSIM_SOURCE_DIR) + "/data/measurements/" + file;
