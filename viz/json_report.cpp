@@ -88,6 +88,15 @@ nlohmann::json kernel_json(const WorkRecord& k) {
   return j;
 }
 
+namespace {
+// result.power; a summary keeps its totals and leaves the power-over-time series out, as it does
+// the records.
+nlohmann::json summary_power(nlohmann::json power, JsonDetail detail) {
+  if (detail == JsonDetail::summary && power.is_object()) power.erase("trace"), power.erase("trace_columns");
+  return power;
+}
+}  // namespace
+
 nlohmann::json result_json(const RunResult& r, JsonDetail detail) {
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& s : r.steps) {
@@ -124,7 +133,7 @@ nlohmann::json result_json(const RunResult& r, JsonDetail detail) {
           {"average_power", r.average_power},
           {"tdp", r.tdp},
           {"above_tdp", r.above_tdp},
-          {"power", power_json(r)},
+          {"power", summary_power(power_json(r), detail)},
           {"steps", steps}};
 }
 
