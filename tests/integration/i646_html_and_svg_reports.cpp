@@ -23,7 +23,8 @@ TEST_CASE("report: --html writes a self-contained page with every kernel") {
   auto doc = nlohmann::json::parse(r.out);
   std::string page = read_text(html);
   CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
-  CHECK(count(page, "<svg ") == 3);
+  CHECK(count(page, "<svg ") == 4);  // roofline, timeline, time by class, power over time
+  CHECK(contains(page, "Power over time"));
   CHECK(contains(page, "Roofline: "));
   CHECK(contains(page, "<td>tokens/s</td>"));
   CHECK(count(page, "<tr><td data-v=") == int(doc["result"]["steps"][0]["kernels"].size()));  // 771
@@ -31,7 +32,7 @@ TEST_CASE("report: --html writes a self-contained page with every kernel") {
   CHECK_FALSE(contains(page, "<link"));
   auto check = check_xml(read_text(svg));
   CHECK(check.error == "");
-  CHECK(check.counts["svg"] == 4);  // the document and its three charts
+  CHECK(check.counts["svg"] == 5);  // the document and its four charts
 }
 
 TEST_CASE("report: sweep --svg draws a metric against the first key, a line per other value") {
