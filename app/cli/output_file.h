@@ -9,11 +9,17 @@
 //    temporary beside `path`, renamed into place only when complete, so a failure leaves no
 //    partial file.
 // A failure is a UserError(io) naming the path.
+#include <functional>
+#include <ostream>
 #include <string>
 
 namespace hwsim {
 
 void write_output(const std::string& path, const std::string& content);
+// The same rules, the content written by `write` to the stream it is given (a document too large
+// to hold in memory as one string). An exception from `write` leaves no file (or a partial one
+// where the output is written through).
+void write_output_with(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 // True when `path` is "-" (standard output): a command then keeps its text report off stdout.
 bool is_stdout_path(const std::string& path);

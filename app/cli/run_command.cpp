@@ -1,8 +1,10 @@
 #include <iostream>
+#include <memory>
 
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
 #include "sim/config/config.h"
+#include "sim/error.h"
 #include "app/simulate.h"
 #include "app/system_simulate.h"
 #include "viz/chrome_trace.h"
@@ -14,9 +16,27 @@
 namespace hwsim {
 
 namespace {
+// What a run streams to the JSON and trace writers while it runs (a run of several steps does not
+// keep its records): the sinks, empty where a writer takes the records kept in the result.
+struct Streams {
+  std::unique_ptr<JsonKernelStream> json;
+  std::unique_ptr<ChromeTraceStream> trace;
+};
+
 // Writes what the options ask for: the JSON document, the Chrome trace, the text report.
-int report(const RunOptions& options, const Config& config, const Workload& workload, const RunResult& result,
-           const Config* system);
+int report(const RunOptions& options, JsonDetail detail, const Config& config, const Workload& workload,
+           const RunResult& result, const Config* system, const Streams& streams = {});
+
+// The JSON document's detail: --detail, else --summary, else every record for a run of one step
+// and the summary for a run of several (a long generate's records number in the millions).
+JsonDetail json_detail(const RunOptions& options, const Workload& workload) {
+  if (options.detail == "full") return JsonDetail::full;
+  if (options.detail == "summary" || options.summary) return JsonDetail::summary;
+  if (!options.detail.empty())
+    usage_error("--detail: '" + options.detail + "' is not one of full, summary (default: full for a run of one step, "
+                "summary for several)");
+  return workload.steps.size() > 1 ? JsonDetail::summary : JsonDetail::full;
+}
 
 // On a system run, --set KEY=VALUE goes to the system when KEY is a system key, else to its chip.
 std::pair<std::vector<std::string>, std::vector<std::string>> split_overrides(const std::vector<std::string>& all) {
@@ -32,23 +52,40 @@ int run_command(const RunOptions& options) {
     Config system = load_system_config(options.system, system_sets);
     Config config = load_config(system.text("system.chip"), chip_sets);
     Workload workload = WorkloadCatalog::build(options.workload);
+    JsonDetail detail = json_detail(options, workload);  // a bad --detail stops before the run
     RunResult result = simulate_system(system, config, workload);
-    return report(options, config, workload, result, &system);
+    return report(options, detail, config, workload, result, &system);
   }
   Config config = load_config(options.chip, options.overrides);
   Workload workload = WorkloadCatalog::build(options.workload);
-  RunResult result = simulate(config, workload);
-  return report(options, config, workload, result, nullptr);
+  JsonDetail detail = json_detail(options, workload);
+  RunStreams run;
+  Streams streams;
+  // The pictures draw records: they keep them all. Otherwise a run of several steps hands each
+  // step's records to the writers that want them and drops them.
+  run.keep_records = !options.html_path.empty() || !options.svg_path.empty();
+  if (workload.steps.size() > 1 && !run.keep_records) {
+    if (!options.json_path.empty() && detail == JsonDetail::full)
+      run.sinks.push_back((streams.json = std::make_unique<JsonKernelStream>()).get());
+    if (!options.trace_path.empty()) run.sinks.push_back((streams.trace = std::make_unique<ChromeTraceStream>()).get());
+  }
+  RunResult result = simulate(config, workload, run);
+  return report(options, detail, config, workload, result, nullptr, streams);
 }
 
 namespace {
-int report(const RunOptions& options, const Config& config, const Workload& workload, const RunResult& result,
-           const Config* system) {
-  JsonDetail detail = options.summary ? JsonDetail::summary : JsonDetail::full;
+int report(const RunOptions& options, JsonDetail detail, const Config& config, const Workload& workload,
+           const RunResult& result, const Config* system, const Streams& streams) {
   if (!options.json_path.empty())
-    write_output(options.json_path, run_document(config, workload, result, system, detail).dump(2) + "\n");
+    write_output_with(options.json_path, [&](std::ostream& out) {
+      write_run_document(out, config, workload, result, system, detail, streams.json.get());
+      out << '\n';
+    });
   if (!options.trace_path.empty())
-    write_output(options.trace_path, kernel_timeline_trace(result).dump() + "\n");
+    write_output_with(options.trace_path, [&](std::ostream& out) {
+      write_kernel_timeline_trace(out, result, streams.trace.get());
+      out << '\n';
+    });
   if (!options.html_path.empty()) write_output(options.html_path, html_report(config, workload, result));
   if (!options.svg_path.empty()) write_output(options.svg_path, svg_report(result));
   // "-" puts a document on stdout: the text report stays off it.
