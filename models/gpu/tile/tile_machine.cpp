@@ -242,13 +242,19 @@ TileMachine::CtaRoute TileMachine::route_cta(const PackedKernel& packed, const P
   ResourceId l2 = l2_resources_[std::size_t(partition)];
   CtaRoute out;
   LevelBytes reads, writes;
+  auto add = [](LevelBytes& sum, const LevelBytes& b) {  // LevelBytes::operator+=, inlined
+    sum.l2_miss += b.l2_miss;
+    sum.l2_writeback += b.l2_writeback;
+    sum.mall_miss += b.mall_miss;
+    sum.mall_writeback += b.mall_writeback;
+  };
   for (const OperandRead* r = &packed.operands[cta.reads], *end = r + cta.read_count; r != end; ++r) {
     out.read_bytes += r->bytes;
-    reads += caches_.read(partition, r->object, r->bytes, r->offset);
+    add(reads, caches_.read(partition, r->object, r->bytes, r->offset));
   }
   for (const OperandRead* w = &packed.operands[cta.writes], *end = w + cta.write_count; w != end; ++w) {
     out.write_bytes += w->bytes;
-    writes += caches_.write(partition, w->object, w->bytes, w->offset);
+    add(writes, caches_.write(partition, w->object, w->bytes, w->offset));
   }
   double read_bytes = out.read_bytes, total_out = out.write_bytes + cta.scratch_bytes;
   double miss_fraction = read_bytes > 0 ? reads.l2_miss / read_bytes : 0;
@@ -256,8 +262,10 @@ TileMachine::CtaRoute TileMachine::route_cta(const PackedKernel& packed, const P
   auto per_write = [&](double bytes) { return total_out > 0 ? bytes / total_out : 0; };
   if (!caches_.has_mall()) {
     double hbm_per_byte = per_read(reads.l2_miss + reads.l2_writeback);
-    out.main = {{l2, k.l2_read_factor}, {hbm_resource_, hbm_per_byte * k.hbm_access_cost}};
-    out.epilogue = {{l2, 1.0}, {hbm_resource_, per_write(writes.l2_writeback)}};
+    out.main.push_back({l2, k.l2_read_factor});
+    out.main.push_back({hbm_resource_, hbm_per_byte * k.hbm_access_cost});
+    out.epilogue.push_back({l2, 1.0});
+    out.epilogue.push_back({hbm_resource_, per_write(writes.l2_writeback)});
     out.latency = chip_.l2_latency + miss_fraction * (chip_.hbm_latency - chip_.l2_latency);
     return out;
   }
