@@ -90,7 +90,7 @@ void print_records(std::ostream& out, const RunResult& r) {
              r.summary_detail, "bound", "lowering");
   constexpr std::size_t kMaxShown = 40;
   std::size_t total = 0;
-  for (const auto& step : r.steps) total += step.records.size();
+  for (const auto& step : r.steps) total += step.record_count;
   std::size_t shown = 0;
   for (const auto& step : r.steps) {
     for (const auto& k : step.records) {
