@@ -132,6 +132,10 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   m.tpot = decode_steps > 0 ? decode_seconds / double(decode_steps) : 0;
   m.joules_per_token = ratio(r.system.present ? r.system.energy : r.energy, double(m.tokens));
   m.decode_tokens_per_second = ratio(double(decode_tokens), decode_seconds);
+  // The prefill's throughput counts the prompt tokens it processed (the input), not the one token
+  // per sequence it produces.
+  if (workload.llm && workload.llm->phase != "decode")
+    m.prefill_tokens_per_second = ratio(double(workload.llm->batch * workload.llm->step_tokens), m.ttft);
 
   for (auto& [name, op] : operations) op.times_floor = ratio(op.seconds, op.roofline_floor);
   m.by_operation.assign(operations.begin(), operations.end());

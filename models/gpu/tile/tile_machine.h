@@ -48,11 +48,12 @@ class TileMachine : public sc_core::sc_module {
     double latency = 0;          // of its first data
   };
 
-  WorkRecord run_kernel(const Kernel& kernel, double step_start);
+  WorkRecord run_kernel(const Kernel& kernel, double step_start, bool last_of_step);
   void account(const Kernel& kernel, KernelRun& run, double duration, double busy);
   void dispatch(KernelRun& run);                  // fill free slots
   void dispatch_partitioned(KernelRun& run);      // CTA i on partition i mod P, each filling its SMs
-  void release_partitions();                      // kernel end: L2 dirty data written back (waits)
+  void release_partitions();                      // L2 dirty data written back (waits): each kernel end on
+                                                  // a partitioned chip, each step end on every chip
   CtaRoute route_cta(const Kernel& kernel, const CtaWork& cta, int sm);
   void start_cta(KernelRun& run, std::size_t cta, int sm);
   void finish_cta(CtaFlight& flight);
