@@ -124,6 +124,10 @@ LlmMetrics LlmMetricsBuilder::finish(const RunResult& r) const {
   m.tpot = decode_steps_ > 0 ? decode_seconds_ / double(decode_steps_) : 0;
   m.joules_per_token = ratio(r.system.present ? r.system.energy : r.energy, double(m.tokens));
   m.decode_tokens_per_second = ratio(double(decode_tokens_), decode_seconds_);
+  // The prefill's throughput counts the prompt tokens it processed (the input), not the one token
+  // per sequence it produces.
+  if (workload_.llm && workload_.llm->phase != "decode")
+    m.prefill_tokens_per_second = ratio(double(workload_.llm->batch * workload_.llm->step_tokens), m.ttft);
 
   m.by_operation.assign(operations_.begin(), operations_.end());
   for (auto& [name, op] : m.by_operation) op.times_floor = ratio(op.seconds, op.roofline_floor);

@@ -210,6 +210,7 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
                         {"ttft", m.ttft},
                         {"tpot", m.tpot},
                         {"decode_tokens_per_second", m.decode_tokens_per_second},
+                        {"prefill_tokens_per_second", m.prefill_tokens_per_second},
                         {"mbu", m.mbu},
                         {"mfu", m.mfu},
                         {"hfu", m.hfu},

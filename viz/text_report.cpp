@@ -30,6 +30,8 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   fmt::print(out, "\n  language model\n");
   row("tokens", fmt::format("{} in {} steps  ({:.1f} tokens/s)", m.tokens, m.steps.size(), m.tokens_per_second));
   if (m.ttft > 0) row("time to first token (TTFT)", seconds(m.ttft));
+  if (m.prefill_tokens_per_second > 0)
+    row("prefill (input tokens)", fmt::format("{:.1f} tokens/s", m.prefill_tokens_per_second));
   if (m.tpot > 0) row("time per output token (TPOT)", fmt::format("{}  ({:.1f} decode tokens/s)", seconds(m.tpot),
                                                                    m.decode_tokens_per_second));
   row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * m.mbu, 100 * m.mfu));

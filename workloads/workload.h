@@ -89,6 +89,9 @@ struct Workload {
   // The `serve` workload (workloads/serve): requests over time; `steps` is empty, the serving
   // runner (app/serving_runner) builds each engine step from the scheduler's batch.
   std::shared_ptr<const struct ServeSpec> serve;
+  // Things the user should know that do not stop the run (a context beyond the model's trained
+  // maximum), one line each; the CLI prints them on stderr.
+  std::vector<std::string> warnings;
   // One line: what would fit a device of `capacity` bytes (a language model's or training job's
   // layout advice); empty when the workload has none. Set by the builder.
   std::function<std::string(double capacity)> fit_advice;

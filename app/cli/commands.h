@@ -29,6 +29,8 @@ struct ValidateOptions {
   std::string csv_path;
   std::string kind;
   double max_mape = 0;  // > 0: exit 6 when a kind's MAPE exceeds it
+  std::string exclude;  // --exclude FILE: leave out the records that fitted parameters (TOML)
+  std::vector<std::string> where;  // --where FIELD=VALUE: only records with that field value
 };
 int validate_command(const ValidateOptions& options);
 

@@ -90,6 +90,11 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--csv", validate.csv_path, "write one row per record to FILE");
   validate_cmd->add_option("--kind", validate.kind, "only records of this kind");
   validate_cmd->add_option("--max-mape", validate.max_mape, "exit 6 if any kind's MAPE (percent) exceeds this");
+  validate_cmd->add_option("--exclude", validate.exclude,
+                           "leave out the records that fitted parameters, as listed in FILE "
+                           "(data/measurements/fitted.toml): accuracy judged on the others");
+  validate_cmd->add_option("--where", validate.where,
+                           "only records whose FIELD equals VALUE (repeatable), e.g. --where backend=MATH");
 
   hwsim::SweepCommandOptions sweep;
   CLI::App* sweep_cmd = add_sweep_command(app, sweep);

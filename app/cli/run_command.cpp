@@ -44,6 +44,13 @@ std::pair<std::vector<std::string>, std::vector<std::string>> split_overrides(co
   for (const auto& o : all) (is_system_key(o.substr(0, o.find('='))) ? system : chip).push_back(o);
   return {system, chip};
 }
+
+// The workload's warnings on stderr (the run goes on).
+Workload build_workload(const std::string& spec) {
+  Workload workload = WorkloadCatalog::build(spec);
+  for (const auto& w : workload.warnings) std::cerr << "hwsim: warning: " << w << "\n";
+  return workload;
+}
 }  // namespace
 
 namespace {
@@ -72,13 +79,13 @@ int run_command(const RunOptions& options) {
     auto [system_sets, chip_sets] = split_overrides(options.overrides);
     Config system = load_system_config(options.system, system_sets);
     Config config = load_config(system.text("system.chip"), chip_sets);
-    Workload workload = WorkloadCatalog::build(options.workload);
+    Workload workload = build_workload(options.workload);
     JsonDetail detail = json_detail(options, workload);  // a bad --detail stops before the run
     RunResult result = simulate_system(system, config, workload);
     return report(options, detail, config, workload, result, &system);
   }
   Config config = load_config(options.chip, options.overrides);
-  Workload workload = WorkloadCatalog::build(options.workload);
+  Workload workload = build_workload(options.workload);
   JsonDetail detail = json_detail(options, workload);
   RunStreams run;
   Streams streams;

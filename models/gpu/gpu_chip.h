@@ -5,7 +5,10 @@
 #include <string>
 
 #include "models/gpu/gpu_memory_layout.h"
+#include "models/gpu/instruction_paths.h"
 #include "models/gpu/library_habits.h"
+#include "models/gpu/library_habits_attention.h"
+#include "models/gpu/library_habits_quant.h"
 #include "models/gpu/vendor_vocabulary.h"
 #include "ops/dtype.h"
 
@@ -47,6 +50,9 @@ struct GpuChip {
   GpuVocabulary vocabulary;
   int warp_size = 32;                // gpu.sm.warp_size: NVIDIA warp 32, AMD CDNA wavefront 64
   GemmLibraryHabits gemm_library;
+  AttentionHabits attention_library;  // attention implementations offered, SDPA's order
+  QuantHabits quant_library;          // the fused weight-only GEMM kernel
+  SmInstructionPaths paths;           // mma.sync share of the tensor rate, the LSU path without TMA
 
   // Power and energy: a kernel's energy is idle power × its time, active-SM power × the SM-seconds
   // its CTAs held SMs, and per operation the energy of its FLOPs (tensor cores or CUDA cores) and

@@ -112,8 +112,11 @@ class GpuDevice : public Device {
   std::vector<WorkRecord> run_step(const StepProgram& step) override {
     std::vector<WorkRecord> records;
     double start = sim_now();
-    for (std::size_t i = 0; i < step.order.size(); ++i)
-      for (const PackedKernel& k : lowered_.get(step, i, chip_)) records.push_back(machine_.run_kernel(k, start));
+    for (std::size_t i = 0; i < step.order.size(); ++i) {
+      const auto& kernels = lowered_.get(step, i, chip_);
+      bool last_op = i + 1 == step.order.size();
+      for (const PackedKernel& k : kernels) records.push_back(machine_.run_kernel(k, start, last_op && &k == &kernels.back()));
+    }
     return records;
   }
 

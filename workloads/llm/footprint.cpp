@@ -10,15 +10,16 @@ namespace {
 
 double weight_bytes(const ModelArchitecture& m, const LlmDtypes& d) {
   const double h = double(m.hidden), a = bytes_per_element(d.act), w = bytes_per_element(d.weights);
-  const double attn = double((m.heads + 2 * m.kv_heads) * m.head_dim) * h + double(m.heads * m.head_dim) * h;
-  const double ffn = double(m.experts) * (m.gated ? 3 : 2) * h * double(m.ffn);
-  const double router = m.is_moe() ? double(m.experts) * h : 0;
   const double norm_params = m.norm == "rmsnorm" ? h : 2 * h;  // γ (and β)
-  double per_layer = (attn + ffn + router) * w + 2 * norm_params * a;
+  // MLA's bottleneck norms (q_a, kv_a) beside the two per layer.
+  const double mla_norms = m.is_mla() ? double(m.q_lora_rank + m.kv_lora_rank) : 0;
+  double layers = 0;
+  for (std::int64_t i = 0; i < m.layers; ++i)
+    layers += (m.attention_weights() + m.ffn_weights(i)) * w + (2 * norm_params + mla_norms) * a;
   double embedding = double(m.vocab) * h * a;
   if (m.position == "learned") embedding += double(m.max_context) * h * a;
   double head = m.tied_embeddings ? 0 : double(m.vocab) * h * w;
-  return embedding + double(m.layers) * per_layer + norm_params * a + head;
+  return embedding + layers + norm_params * a + head;
 }
 
 // Widest input + output of any op of a layer, in elements per new token (MoE FFN rows: top_k per token).
@@ -94,7 +95,7 @@ LlmFacts llm_facts(const LlmRun& run) {
   f.max_context = m.max_context;
   f.window = m.window;
   f.weight_bytes = weight_bytes(m, run.dtypes);
-  f.kv_bytes_per_token = double(m.layers) * 2 * double(m.kv_heads * m.head_dim) * bytes_per_element(run.dtypes.kv);
+  f.kv_bytes_per_token = double(m.layers) * double(m.kv_elements_per_layer()) * bytes_per_element(run.dtypes.kv);
   std::int64_t kept = m.window > 0 ? std::min(f.context, m.window) : f.context;
   f.kv_bytes = double(f.batch) * double(kept) * f.kv_bytes_per_token;
   f.activation_bytes_per_token = (double(m.hidden) + widest_op_elements(m)) * a;

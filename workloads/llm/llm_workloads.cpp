@@ -45,19 +45,27 @@ Workload build_llm(const LlmRun& run) {
   return w;
 }
 
+// Parses and builds, keeping the parser's warnings (a context beyond the model's maximum).
+Workload build_phase(const WorkloadSpec& spec, const std::string& phase) {
+  std::vector<std::string> warnings;
+  Workload w = build_llm(parse_llm_run(spec, phase, &warnings));
+  w.warnings = std::move(warnings);
+  return w;
+}
+
 WorkloadBuilder phase_builder(std::string phase) {
-  return [phase](const WorkloadSpec& spec) { return build_llm(parse_llm_run(spec, phase)); };
+  return [phase](const WorkloadSpec& spec) { return build_phase(spec, phase); };
 }
 
 // A preset is a phase with defaults; any field given in the spec wins (decode_llama8b:batch=8).
 WorkloadBuilder preset_builder(std::string phase, std::map<std::string, std::string> defaults) {
-  return [phase, defaults](const WorkloadSpec& spec) {
-    return build_llm(parse_llm_run(spec.with_defaults(defaults), phase));
-  };
+  return [phase, defaults](const WorkloadSpec& spec) { return build_phase(spec.with_defaults(defaults), phase); };
 }
 
 const char* kCommon = "weights=, act=, kv= dtypes (bf16|fp16|fp8|int8; int4 for weights only; default bf16, kv "
-                      "defaults to act), the parallel layout tp=, pp=, ep=, dp=, microbatches= (default 1) and any "
+                      "defaults to act), dequant=fused|separate (weights narrower than act), "
+                      "attention=auto|naive|mem_efficient|flash2|flash3|cudnn, strict=false (true: refuse a context "
+                      "beyond the model's max_context instead of warning), the parallel layout tp=, pp=, ep=, dp=, microbatches= (default 1) and any "
                       "architecture field (layers=, experts=, window=, ...)";
 
 HWSIM_REGISTER_WORKLOAD("decode", fmt::format("one decode step: model=, batch=1, context= (tokens cached per "

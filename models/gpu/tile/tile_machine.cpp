@@ -96,11 +96,12 @@ std::vector<WorkRecord> TileMachine::run_kernels(const std::vector<Kernel>& kern
   std::vector<WorkRecord> records;
   records.reserve(kernels.size());
   double step_start = sim_now();
-  for (const Kernel& kernel : kernels) records.push_back(run_kernel(PackedKernel::pack(kernel), step_start));
+  for (const Kernel& kernel : kernels)
+    records.push_back(run_kernel(PackedKernel::pack(kernel), step_start, &kernel == &kernels.back()));
   return records;
 }
 
-WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start) {
+WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start, bool last_of_step) {
   auto& net = flows_.network();
   const Kernel& kernel = packed.kernel;
   const std::size_t ctas = packed.ctas.size();
@@ -143,7 +144,10 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
     flush_group(run);
   }
   wait(kernel_done_);
-  if (chip_.layout.partitions > 1) release_partitions();
+  // A step ends with its dirty L2 data written back (the last kernel waits for it): what a
+  // repeated step pays anyway, as the next one evicts it, and what keeps a kernel that streams out
+  // more than L2 holds (a fill) from finishing before its bytes reach memory.
+  if (chip_.layout.partitions > 1 || last_of_step) release_partitions();
 
   double end = sim_now();
   net.advance_to(end);

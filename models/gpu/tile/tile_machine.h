@@ -43,8 +43,9 @@ class TileMachine : public sc_core::sc_module {
   // Runs `kernels` one after another now (call from an SC_THREAD: it waits); one record per
   // kernel, in launch order, times from the call. L2 contents carry over between calls.
   std::vector<WorkRecord> run_kernels(const std::vector<Kernel>& kernels);
-  // Runs one kernel now; its record's times are from `step_start` (a simulated time).
-  WorkRecord run_kernel(const PackedKernel& kernel, double step_start);
+  // Runs one kernel now; its record's times are from `step_start` (a simulated time). The last
+  // kernel of a step (`last_of_step`) also waits for the step's dirty L2 data to be written back.
+  WorkRecord run_kernel(const PackedKernel& kernel, double step_start, bool last_of_step);
 
   // What its records hold: traffic at l2 and hbm; details ctas (summed over a run), ctas_per_sm,
   // sms_used and waves = CTAs ÷ (SMs × CTAs per SM) (per kernel only).
@@ -91,7 +92,8 @@ class TileMachine : public sc_core::sc_module {
   void dispatch(KernelRun& run);                  // fill free slots
   void dispatch_partitioned(KernelRun& run);      // CTA i on partition i mod P, each filling its SMs
   void refill(KernelRun& run, int sm);            // the slot a CTA freed on `sm`, as dispatch would fill it
-  void release_partitions();                      // kernel end: L2 dirty data written back (waits)
+  void release_partitions();                      // L2 dirty data written back (waits): each kernel end on
+                                                  // a partitioned chip, each step end on every chip
   CtaRoute route_cta(const PackedKernel& kernel, const PackedKernel::Cta& cta, int sm);
   CtaPlan plan_cta(KernelRun& run, const PackedKernel::Cta& cta, int sm);
   void start_cta(KernelRun& run, std::size_t cta, int sm);

@@ -5,7 +5,9 @@
 
 #include "models/gpu/tile/attention_lowering.h"
 #include "models/gpu/tile/conv_lowering.h"
+#include "models/gpu/tile/gemm_alignment.h"
 #include "models/gpu/tile/gemm_lowering.h"
+#include "models/gpu/tile/quant_gemm_lowering.h"
 #include "models/gpu/tile/stream_lowering.h"
 #include "sim/error.h"
 
@@ -23,6 +25,18 @@ void require_fp8_support(const GpuChip& chip, const std::string& op, const char*
     workload_error(fmt::format("{}: {} {} is not supported by {} (no {} tensor cores: gpu.sm.flops_per_clock.{} is 0); "
                                "use bf16, fp16, int8 or int4", op, dtype_name(stored), what, chip.name,
                                dtype_name(stored), dtype_name(stored)));
+}
+
+// The 8-bit GEMM libraries have no unaligned fallback: cuBLASLt's FP8 and INT8 kernels (PyTorch's
+// _scaled_mm and _int_mm) need 16-byte aligned rows, and PyTorch refuses other shapes.
+void require_library_alignment(const GemmOp& g, const std::string& op) {
+  bool eight_bit = g.a == g.b && (g.a == DType::fp8 || g.a == DType::int8);
+  GemmAlignment alignment = gemm_alignment(g);
+  if (eight_bit && !alignment.tma())
+    workload_error(fmt::format("{}: {} GEMM with {}; cuBLASLt's {} kernels need 16-byte aligned rows and base "
+                               "addresses (PyTorch's {} refuses the shape): pad K and N to a multiple of 16",
+                               op, dtype_name(g.a), alignment.reason, dtype_name(g.a),
+                               g.a == DType::fp8 ? "_scaled_mm" : "_int_mm"));
 }
 
 void require_unfused(const Op& op) {
@@ -47,7 +61,11 @@ std::vector<Kernel> lower_tile_op(const StepProgram& step, std::size_t index, co
     if (!chip.supports(math))
       workload_error(fmt::format("{}: {} math is not supported by {} (its gpu.sm.flops_per_clock.{} is 0)",
                                  op.name, dtype_name(math), chip.name, dtype_name(math)));
-    kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip), chip, object_base, ids));
+    require_library_alignment(*g, op.name);
+    if (is_weight_only(*g))
+      kernels = lower_quant_gemm(*g, op.name, chip, object_base, ids);
+    else
+      kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip), chip, object_base, ids));
   } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
     kernels.push_back(lower_stream(*st, op.name, op.op_class, chip, ids, object_base));
   } else if (const auto* at = std::get_if<AttentionOp>(&op.shape)) {
