@@ -27,6 +27,9 @@ struct ModelArchitecture {
   std::int64_t top_k = 1;      // experts each token is routed to
   bool tied_embeddings = false;  // LM head shares the token-embedding matrix
   std::int64_t max_context = 0;  // longest sequence (positions) the model supports
+  // The tokenizer family (file key `tokenizer`, optional; default: the model's own name): models of
+  // one family share token ids, so one can draft for another (speculative decoding).
+  std::string tokenizer;
 
   bool is_moe() const { return experts > 1; }
 };
