@@ -8,6 +8,7 @@
 #include "viz/chrome_trace.h"
 #include "viz/html_report.h"
 #include "viz/json_report.h"
+#include "viz/serving_trace.h"
 #include "viz/text_report.h"
 #include "workloads/workload.h"
 
@@ -48,7 +49,8 @@ int report(const RunOptions& options, const Config& config, const Workload& work
   if (!options.json_path.empty())
     write_output(options.json_path, run_document(config, workload, result, system, detail).dump(2) + "\n");
   if (!options.trace_path.empty())
-    write_output(options.trace_path, kernel_timeline_trace(result).dump() + "\n");
+    write_output(options.trace_path,  // a serve run: requests and engine steps over time
+                 (result.serving.present ? serving_timeline_trace(result) : kernel_timeline_trace(result)).dump() + "\n");
   if (!options.html_path.empty()) write_output(options.html_path, html_report(config, workload, result));
   if (!options.svg_path.empty()) write_output(options.svg_path, svg_report(result));
   // "-" puts a document on stdout: the text report stays off it.
