@@ -10,6 +10,7 @@
 #include "viz/chrome_trace.h"
 #include "viz/html_report.h"
 #include "viz/json_report.h"
+#include "viz/serving_trace.h"
 #include "viz/text_report.h"
 #include "workloads/workload.h"
 
@@ -64,7 +65,10 @@ OutputSet run_outputs(const RunOptions& options, JsonDetail detail, const Config
             os << '\n';
           }));
   out.add("--trace", options.trace_path, OutputWriter([=](std::ostream& os) {
-            write_kernel_timeline_trace(os, *result, streams->trace.get());
+            if (result->serving.present)  // a serve run: requests and engine steps over time
+              os << serving_timeline_trace(*result).dump();
+            else
+              write_kernel_timeline_trace(os, *result, streams->trace.get());
             os << '\n';
           }));
   out.add("--html", options.html_path, [=, &config] { return html_report(config, *workload, *result); });

@@ -18,6 +18,12 @@ nlohmann::ordered_json run_metrics(const RunResult& r) {
                               {"bound", r.bound},
                               {"energy", r.energy},
                               {"average_power", r.average_power}};
+  if (r.serving.present) {  // a serve run: its duration, output tokens/s and mean TTFT and TPOT
+    m["seconds"] = r.serving.duration_s;
+    m["tokens_per_second"] = r.serving.output_tokens_per_s;
+    m["ttft"] = r.serving.ttft_s.mean;
+    m["tpot"] = r.serving.tpot_s.mean;
+  }
   if (r.llm.present) {
     m["tokens_per_second"] = r.llm.tokens_per_second;
     m["ttft"] = r.llm.ttft;

@@ -103,9 +103,10 @@ ModelArchitecture load_architecture(const std::string& name) {
   } catch (const toml::parse_error& e) {
     workload_error(fmt::format("{}:{}: TOML syntax error: {}", path, e.source().begin.line, e.description()));
   }
+  std::vector<std::string> fields = architecture_fields();
+  fields.push_back("tokenizer");  // optional, not a spec override: a family is the file's to say
   for (const auto& [key, node] : table) {
     std::string k(key.str());
-    const auto& fields = architecture_fields();
     if (std::find(fields.begin(), fields.end(), k) == fields.end())
       workload_error(fmt::format("{}: unknown key{}; valid: {}", where(path, &node, k), did_you_mean(k, fields), join(fields)));
   }
@@ -155,6 +156,12 @@ ModelArchitecture load_architecture(const std::string& name) {
   a.shared_experts = optional("shared_experts");
   a.dense_layers = optional("dense_layers");
   a.dense_ffn = optional("dense_ffn");
+  a.tokenizer = name;
+  if (const toml::node* t = table.get("tokenizer")) {
+    if (!t->is_string() || t->as_string()->get().empty())
+      workload_error(fmt::format("{}: expected the tokenizer family's name", where(path, t, "tokenizer")));
+    a.tokenizer = t->as_string()->get();
+  }
   check_consistent(a, path);
   return a;
 }

@@ -41,6 +41,9 @@ struct ModelArchitecture {
   std::int64_t shared_experts = 0;
   std::int64_t dense_layers = 0;
   std::int64_t dense_ffn = 0;
+  // The tokenizer family (file key `tokenizer`, optional; default: the model's own name): models of
+  // one family share token ids, so one can draft for another (speculative decoding).
+  std::string tokenizer;
 
   bool is_moe() const { return experts > 1; }
   bool is_mla() const { return kv_lora_rank > 0; }

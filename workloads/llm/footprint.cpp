@@ -67,8 +67,6 @@ std::vector<DeviceFootprint> stage_footprints(const LlmRun& run) {
                               double(kv_heads * m.head_dim) * kv;
   const double mb_sequences = double(microbatch_sequences(run.batch, p));
   const double step_tokens = double(run.phase == "decode" ? 1 : run.prompt);
-  const double live = mb_sequences * step_tokens * (h + widest_op_elements(m, p.tp)) * a;
-  const double last_tokens = mb_sequences * (h + vocab_shard * double(p.tp)) * a;
 
   std::vector<DeviceFootprint> out;
   std::vector<StageLayers> stages = stage_layers(m.layers, p.pp);
@@ -77,10 +75,16 @@ std::vector<DeviceFootprint> stage_footprints(const LlmRun& run) {
     DeviceFootprint f;
     f.weights = double(stages[s].count) * per_layer + (first ? embedding : 0) + (last ? norm_params * a + head : 0);
     f.kv_cache = double(stages[s].count) * kv_per_layer;
-    f.activations = live + (last ? last_tokens : 0);
+    f.activations = step_activation_bytes(m, run.dtypes, p.tp, mb_sequences * step_tokens, last ? mb_sequences : 0);
     out.push_back(f);
   }
   return out;
+}
+
+double step_activation_bytes(const ModelArchitecture& m, const LlmDtypes& dtypes, std::int64_t tp, double tokens,
+                             double sequences) {
+  const double h = double(m.hidden), a = bytes_per_element(dtypes.act);
+  return tokens * (h + widest_op_elements(m, tp)) * a + sequences * (h + double(padded_vocab(m.vocab, tp))) * a;
 }
 
 LlmFacts llm_facts(const LlmRun& run) {
