@@ -41,6 +41,10 @@ struct GemmOp {
   DType acc = DType::fp32;
   Dequant dequant = Dequant::fused;  // weight-only formats (b narrower than a)
   GemmLayout layout;
+  // Packed rows (no explicit leading dimension) are padded by the runtime to the widest vector
+  // access: a compiled model graph (TensorRT, a TFLite delegate) lays out its own tensors. False: the
+  // rows are as the call gives them (a PyTorch call, whose unaligned rows take the slow path).
+  bool runtime_pads_rows = false;
 };
 
 // A pass over memory with little arithmetic (norms, activations, adds, copies): reads

@@ -16,7 +16,7 @@ TEST_CASE("cli serve: k <= 0 exits 4") {
   one_line(run_hwsim("--chip h100 " + kServe + "draft=llama3_2_1b,k=-2"), "k: '-2'");
 }
 
-TEST_CASE("cli serve: accept outside (0, 1] exits 4") {
+TEST_CASE("cli serve: an acceptance rate of 0, or above 1, exits 4") {
   for (const char* a : {"0", "1.5", "-0.2", "x"})
     one_line(run_hwsim("--chip h100 " + kServe + "draft=llama3_2_1b,accept=" + a),
              std::string("accept: '") + a + "' is not in (0, 1]");

@@ -50,10 +50,17 @@ int GemmAlignment::vector_bytes() const { return std::min({a, b, c}); }
 
 GemmAlignment gemm_alignment(const GemmOp& g) {
   const GemmLayout& l = g.layout;
+  // A packed row's pitch: the dimension itself, or padded to whole 16-byte vectors by the runtime.
+  auto pitch = [&](std::int64_t given, std::int64_t dim, DType t) {
+    if (given > 0) return given;
+    if (!g.runtime_pads_rows) return dim;
+    auto per_vector = std::max<std::int64_t>(1, std::int64_t(std::lround(kFastPathBytes / bytes_per_element(t))));
+    return (dim + per_vector - 1) / per_vector * per_vector;
+  };
   GemmAlignment out;
-  out.a = check({"x", "K", l.lda > 0 ? l.lda : g.k, l.lda <= 0, l.offset_a, bytes_per_element(g.a)}, out.reason);
-  out.b = check({"W", "K", l.ldb > 0 ? l.ldb : g.k, l.ldb <= 0, l.offset_b, bytes_per_element(g.b)}, out.reason);
-  out.c = check({"out", "N", l.ldc > 0 ? l.ldc : g.n, l.ldc <= 0, l.offset_c, bytes_per_element(g.out)}, out.reason);
+  out.a = check({"x", "K", pitch(l.lda, g.k, g.a), l.lda <= 0, l.offset_a, bytes_per_element(g.a)}, out.reason);
+  out.b = check({"W", "K", pitch(l.ldb, g.k, g.b), l.ldb <= 0, l.offset_b, bytes_per_element(g.b)}, out.reason);
+  out.c = check({"out", "N", pitch(l.ldc, g.n, g.out), l.ldc <= 0, l.offset_c, bytes_per_element(g.out)}, out.reason);
   return out;
 }
 
