@@ -187,7 +187,10 @@ class StepBuilder {
     for (std::size_t g = 0; g < groups.size(); ++g) {
       AttentionOp attn = shape;
       attn.batch = groups[g].batch, attn.q_len = groups[g].q_len, attn.kv_len = groups[g].kv_len;
-      attn.causal = true, attn.window = m_.window;
+      // As Hugging Face calls SDPA: is_causal only when a group has several new tokens; one new
+      // token sees its whole cache (the same pairs), so flash kernels that refuse a causal mask
+      // with q_len != kv_len still take a decode step.
+      attn.causal = groups[g].q_len > 1, attn.window = m_.window;
       attn.dtype = d_.act, attn.kv_dtype = d_.kv, attn.impl = d_.attention;
       std::string attn_name = s_.groups.empty() ? fmt::format("L{}.attention", i) : fmt::format("L{}.attention.g{}", i, g);
       attended.push_back(add(attn_name, "attention", attn, inputs));
