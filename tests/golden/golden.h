@@ -44,7 +44,7 @@ inline const std::vector<GoldenCase>& golden_cases() {
       {"generate_fused_h200", {"--chip h200 -w generate:model=mistral_7b,batch=4,prompt=64,output=8,kernels=fused --detail full"}},
       {"gemm_sweep",
        {"--chip h100 -w gemm:M=4096,N=4096,K=4096,dtype=bf16", "--chip h100 -w gemm:M=1,N=4096,K=4096,dtype=bf16",
-        "--chip h100 -w gemm:M=128,N=128,K=16384,dtype=bf16", "--chip h100 -w gemm:M=3000,N=5000,K=700,dtype=fp8",
+        "--chip h100 -w gemm:M=128,N=128,K=16384,dtype=bf16", "--chip h100 -w gemm:M=3000,N=5008,K=704,dtype=fp8",
         "--chip a100 -w gemm:M=2048,N=2048,K=2048,dtype=fp16", "--chip mi300x -w gemm:M=4096,N=4096,K=4096,dtype=bf16"}},
       {"elementwise",
        {"--chip h100 -w elementwise:op=rmsnorm,T=4096,D=4096,repeat=3",
