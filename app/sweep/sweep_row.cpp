@@ -19,6 +19,11 @@ nlohmann::ordered_json run_metrics(const RunResult& r) {
                               {"energy", r.energy},
                               {"average_power", r.average_power}};
   if (r.serving.present) {  // a serve run: its duration, output tokens/s and mean TTFT and TPOT
+    // The result's step figures cover each distinct pass shape once (docs/serving.md), not the
+    // run: left empty rather than shown as the run's rate, energy or power.
+    for (const char* step_only : {"achieved_flop_rate", "percent_of_peak", "memory_bandwidth", "times_floor", "bound",
+                                  "energy", "average_power"})
+      m[step_only] = nullptr;
     m["seconds"] = r.serving.duration_s;
     m["tokens_per_second"] = r.serving.output_tokens_per_s;
     m["ttft"] = r.serving.ttft_s.mean;
