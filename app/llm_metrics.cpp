@@ -37,12 +37,6 @@ std::string operation_of(const std::string& kernel_name) {
 
 namespace {
 
-// Where a record stands among all records of the run, for the farthest-from-floor list.
-struct RecordRef {
-  double excess;
-  std::size_t step, index;  // execution order: ties keep it (deterministic)
-};
-
 // Adds one record's time to its operation and op class; its launch goes to launch_gaps.
 void add_record(LlmMetrics& m, std::map<std::string, LlmOperationTime>& operations, const WorkRecord& k) {
   LlmOperationTime& op = operations[operation_of(k.name)];
@@ -58,40 +52,51 @@ void add_record(LlmMetrics& m, std::map<std::string, LlmOperationTime>& operatio
   c.records += 1;
 }
 
-LlmStepMetrics step_metrics(const StepResult& step, const WorkloadStep* ws, const RunResult& r) {
-  LlmStepMetrics s;
+// Records farther from their floor come first; ties keep execution order (deterministic).
+bool farther(double excess_a, std::size_t step_a, std::size_t index_a, double excess_b, std::size_t step_b,
+             std::size_t index_b) {
+  return excess_a != excess_b ? excess_a > excess_b : std::tie(step_a, index_a) < std::tie(step_b, index_b);
+}
+
+}  // namespace
+
+void LlmMetricsBuilder::add_step(const StepResult& step) {
+  std::size_t i = steps_.size();
+  double record_time = 0;
+  StepFigures f;
+  for (std::size_t j = 0; j < step.records.size(); ++j) {
+    const WorkRecord& k = step.records[j];
+    record_time += k.seconds;
+    add_record(partial_, operations_, k);
+    f.bytes += k.memory_bytes, f.flops += k.flops;
+    double excess = k.seconds - k.roofline_floor;
+    if (farthest_.size() == kLlmFarthestRecords) {
+      const Candidate& last = farthest_.back();
+      if (!farther(excess, i, j, last.excess, last.step, last.index)) continue;
+      farthest_.pop_back();
+    }
+    auto at = std::find_if(farthest_.begin(), farthest_.end(),
+                           [&](const Candidate& c) { return farther(excess, i, j, c.excess, c.step, c.index); });
+    farthest_.insert(at, Candidate{excess, i, j,
+                                   {step.label, k.name, k.op_class, k.bound, k.seconds, k.roofline_floor, excess,
+                                    ratio(k.seconds, k.roofline_floor)}});
+  }
+  partial_.by_class["launch_gaps"].seconds += std::max(0.0, step.seconds - record_time);
+  const WorkloadStep* ws = i < workload_.steps.size() ? &workload_.steps[i] : nullptr;
+  LlmStepMetrics& s = f.metrics;
   s.label = step.label;
   s.phase = ws ? ws->phase : "";
   s.tokens = ws ? ws->tokens : 0;
   s.seconds = step.seconds;
   s.tokens_per_second = ratio(double(s.tokens), step.seconds);
-  double bytes = 0, flops = 0;
-  for (const auto& k : step.records) bytes += k.memory_bytes, flops += k.flops;
-  s.mbu = ratio(ratio(bytes, step.seconds), r.peak_memory_bandwidth);
-  s.mfu = ratio(ratio(flops, step.seconds), r.peak_flop_rate);
-  return s;
+  if (s.phase == "prefill") partial_.ttft += step.seconds;
+  if (s.phase == "decode") decode_seconds_ += step.seconds, ++decode_steps_, decode_tokens_ += s.tokens;
+  steps_.push_back(std::move(f));
 }
 
-// The kLlmFarthestRecords records with the largest excess over their floor, largest first.
-std::vector<LlmRecordDistance> farthest(const RunResult& r, std::vector<RecordRef> refs) {
-  std::size_t n = std::min(kLlmFarthestRecords, refs.size());
-  std::partial_sort(refs.begin(), refs.begin() + std::ptrdiff_t(n), refs.end(), [](const auto& a, const auto& b) {
-    return a.excess != b.excess ? a.excess > b.excess : std::tie(a.step, a.index) < std::tie(b.step, b.index);
-  });
-  std::vector<LlmRecordDistance> out;
-  for (std::size_t i = 0; i < n; ++i) {
-    const WorkRecord& k = r.steps[refs[i].step].records[refs[i].index];
-    out.push_back({r.steps[refs[i].step].label, k.name, k.op_class, k.bound, k.seconds, k.roofline_floor,
-                   k.seconds - k.roofline_floor, ratio(k.seconds, k.roofline_floor)});
-  }
-  return out;
-}
-
-}  // namespace
-
-LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
+LlmMetrics LlmMetricsBuilder::finish(const RunResult& r) const {
   LlmMetrics m;
-  for (const auto& s : workload.steps) m.tokens += s.tokens;
+  for (const auto& s : workload_.steps) m.tokens += s.tokens;
   if (m.tokens == 0) return m;
   m.present = true;
   m.seconds = r.seconds;
@@ -104,42 +109,39 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
     m.mbu = ratio(ratio(r.system.memory_bytes, r.seconds), devices * r.peak_memory_bandwidth);
   }
   m.hfu = m.mfu;
-  if (workload.train) {
-    m.mfu = workload.train->mfu(r.seconds, r.peak_flop_rate);
-    if (workload.train->hardware_flops > 0) m.hfu = workload.train->hfu(r.seconds, r.peak_flop_rate);
+  if (workload_.train) {
+    m.mfu = workload_.train->mfu(r.seconds, r.peak_flop_rate);
+    if (workload_.train->hardware_flops > 0) m.hfu = workload_.train->hfu(r.seconds, r.peak_flop_rate);
   }
-
-  double decode_seconds = 0;
-  std::int64_t decode_steps = 0, decode_tokens = 0;
-  std::vector<RecordRef> refs;
-  std::map<std::string, LlmOperationTime> operations;
-  // Workload steps and result steps correspond by index (the runner runs them in order).
-  for (std::size_t i = 0; i < r.steps.size(); ++i) {
-    const StepResult& step = r.steps[i];
-    double record_time = 0;
-    for (std::size_t j = 0; j < step.records.size(); ++j) {
-      const WorkRecord& k = step.records[j];
-      record_time += k.seconds;
-      add_record(m, operations, k);
-      refs.push_back({k.seconds - k.roofline_floor, i, j});
-    }
-    m.by_class["launch_gaps"].seconds += std::max(0.0, step.seconds - record_time);
-    LlmStepMetrics s = step_metrics(step, i < workload.steps.size() ? &workload.steps[i] : nullptr, r);
-    if (s.phase == "prefill") m.ttft += step.seconds;
-    if (s.phase == "decode") decode_seconds += step.seconds, ++decode_steps, decode_tokens += s.tokens;
+  m.by_class = partial_.by_class;
+  m.ttft = partial_.ttft;
+  for (const StepFigures& f : steps_) {
+    LlmStepMetrics s = f.metrics;
+    s.mbu = ratio(ratio(f.bytes, s.seconds), r.peak_memory_bandwidth);
+    s.mfu = ratio(ratio(f.flops, s.seconds), r.peak_flop_rate);
     m.steps.push_back(std::move(s));
   }
-  m.tpot = decode_steps > 0 ? decode_seconds / double(decode_steps) : 0;
+  m.tpot = decode_steps_ > 0 ? decode_seconds_ / double(decode_steps_) : 0;
   m.joules_per_token = ratio(r.system.present ? r.system.energy : r.energy, double(m.tokens));
   m.tokens_per_joule = ratio(double(m.tokens), r.system.present ? r.system.energy : r.energy);
-  m.decode_tokens_per_second = ratio(double(decode_tokens), decode_seconds);
+  m.decode_tokens_per_second = ratio(double(decode_tokens_), decode_seconds_);
+  // The prefill's throughput counts the prompt tokens it processed (the input), not the one token
+  // per sequence it produces.
+  if (workload_.llm && workload_.llm->phase != "decode")
+    m.prefill_tokens_per_second = ratio(double(workload_.llm->batch * workload_.llm->step_tokens), m.ttft);
 
-  for (auto& [name, op] : operations) op.times_floor = ratio(op.seconds, op.roofline_floor);
-  m.by_operation.assign(operations.begin(), operations.end());
+  m.by_operation.assign(operations_.begin(), operations_.end());
+  for (auto& [name, op] : m.by_operation) op.times_floor = ratio(op.seconds, op.roofline_floor);
   std::stable_sort(m.by_operation.begin(), m.by_operation.end(),
                    [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
-  m.farthest_from_floor = farthest(r, std::move(refs));
+  for (const Candidate& c : farthest_) m.farthest_from_floor.push_back(c.distance);
   return m;
+}
+
+LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
+  LlmMetricsBuilder builder(workload);
+  for (const auto& step : r.steps) builder.add_step(step);
+  return builder.finish(r);
 }
 
 }  // namespace hwsim

@@ -1,7 +1,9 @@
 #pragma once
 // Derives the language-model metrics of a finished run (RunResult::llm) from the Workload (tokens
 // per step, phases) and the finalized records (times, bytes, floors). Called once by the runner.
+#include <map>
 #include <string>
+#include <vector>
 
 #include "sim/result.h"
 #include "workloads/workload.h"
@@ -11,6 +13,36 @@ namespace hwsim {
 // The operation a record belongs to: its name without the layer prefix "L<i>.".
 std::string operation_of(const std::string& record_name);
 
+// Derives the metrics step by step, as the steps run, so a long run's records may be dropped once
+// added; the arithmetic and its order are compute_llm_metrics()'s (which uses it).
+class LlmMetricsBuilder {
+ public:
+  explicit LlmMetricsBuilder(const Workload& workload) : workload_(workload) {}
+  // The next step of the run, its records finalized (ResultBuilder::add_step).
+  void add_step(const StepResult& step);
+  // The metrics, once every step was added and `result` finalized (ResultBuilder::finish).
+  LlmMetrics finish(const RunResult& result) const;
+
+ private:
+  struct StepFigures {  // what a step's MBU and MFU need once the run's peaks are known
+    LlmStepMetrics metrics;
+    double bytes = 0, flops = 0;
+  };
+  struct Candidate {  // a record among the farthest from their floor so far
+    double excess;
+    std::size_t step, index;
+    LlmRecordDistance distance;
+  };
+  const Workload& workload_;
+  LlmMetrics partial_;  // by_class, ttft
+  std::map<std::string, LlmOperationTime> operations_;
+  std::vector<StepFigures> steps_;
+  std::vector<Candidate> farthest_;  // the kLlmFarthestRecords largest excesses, largest first
+  double decode_seconds_ = 0;
+  std::int64_t decode_steps_ = 0, decode_tokens_ = 0;
+};
+
+// The whole run's metrics from its kept records (a LlmMetricsBuilder over r.steps).
 LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& result);
 
 }  // namespace hwsim

@@ -1,8 +1,11 @@
 #include "app/serving_metrics.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
+#include "app/serving_speculative.h"
 #include "sim/arith.h"
 
 namespace hwsim {
@@ -29,38 +32,9 @@ LatencyStats latency_stats(std::vector<double> values) {
 
 namespace {
 
-// Occupancy and KV use at kServingSamples evenly spaced instants (the step running at each).
-void sample_series(ServingMetrics& m) {
-  if (m.steps.empty() || m.duration_s <= 0) return;
-  std::size_t step = 0;
-  for (std::size_t i = 0; i < kServingSamples; ++i) {
-    double t = m.duration_s * double(i) / double(kServingSamples);
-    while (step + 1 < m.steps.size() && m.steps[step + 1].start <= t) ++step;
-    const ServingStep& s = m.steps[step];
-    ServingMetrics::Sample sm;
-    sm.t = t;
-    bool inside = s.start <= t && t < s.start + s.seconds;
-    sm.running = inside ? s.sequences : 0;
-    sm.waiting = s.waiting;
-    sm.kv_use = ratio(double(s.kv_blocks_used), double(m.kv_capacity_blocks));
-    m.series.push_back(sm);
-  }
-}
-
-}  // namespace
-
-ServingMetrics compute_serving_metrics(const ServeSpec& spec, const KvPool& pool, ServingLog& log) {
-  ServingMetrics m;
-  m.present = true;
-  m.batching = spec.continuous ? "continuous" : "static";
-  m.requests = std::int64_t(log.requests.size());
-  m.max_batch = spec.max_batch, m.max_tokens_per_step = spec.max_tokens_per_step;
-  m.device_memory_bytes = pool.device_bytes, m.gpu_memory_utilization = spec.gpu_memory_utilization;
-  m.weight_bytes = pool.weight_bytes, m.activation_peak_bytes = pool.activation_peak_bytes;
-  m.kv_pool_bytes = pool.pool_bytes, m.kv_bytes_per_token = pool.bytes_per_token;
-  m.block_tokens = pool.block, m.kv_capacity_blocks = pool.blocks, m.kv_capacity_tokens = pool.tokens();
+// Latencies, throughput and SLO attainment over the requests.
+void request_metrics(const ServeSpec& spec, const ServingLog& log, ServingMetrics& m) {
   std::vector<double> ttft, tpot, itl, e2e;
-  bool slo = spec.slo_ttft > 0 || spec.slo_tpot > 0;
   std::int64_t within = 0;
   for (std::size_t i = 0; i < log.requests.size(); ++i) {
     const ServedRequest& r = log.requests[i];
@@ -71,9 +45,9 @@ ServingMetrics compute_serving_metrics(const ServeSpec& spec, const KvPool& pool
     double per = r.output > 1 ? (e - t) / double(r.output - 1) : 0;
     if (r.output > 1) tpot.push_back(per);
     const auto& times = log.token_times[i];
-    for (std::size_t k = 1; k < times.size(); ++k) itl.push_back(times[k] - times[k - 1]);
-    bool ok = (spec.slo_ttft <= 0 || t <= spec.slo_ttft) && (spec.slo_tpot <= 0 || per <= spec.slo_tpot);
-    within += ok ? 1 : 0;
+    for (std::size_t k = 1; k < times.size(); ++k)
+      if (times[k] != times[k - 1]) itl.push_back(times[k] - times[k - 1]);  // one gap per streamed chunk
+    within += (spec.slo_ttft <= 0 || t <= spec.slo_ttft) && (spec.slo_tpot <= 0 || per <= spec.slo_tpot) ? 1 : 0;
   }
   m.ttft_s = latency_stats(ttft), m.tpot_s = latency_stats(tpot), m.itl_s = latency_stats(itl);
   m.e2e_s = latency_stats(e2e);
@@ -81,22 +55,84 @@ ServingMetrics compute_serving_metrics(const ServeSpec& spec, const KvPool& pool
   m.output_tokens_per_s = ratio(double(m.output_tokens), m.duration_s);
   m.total_tokens_per_s = ratio(double(m.prompt_tokens + m.output_tokens), m.duration_s);
   m.slo_ttft_s = spec.slo_ttft, m.slo_tpot_s = spec.slo_tpot;
-  m.slo_attainment = slo ? ratio(double(within), double(m.requests)) : 0;
+  m.slo_attainment = spec.slo_ttft > 0 || spec.slo_tpot > 0 ? ratio(double(within), double(m.requests)) : 0;
+}
+
+void pool_metrics(const ServeSpec& spec, const KvPool& pool, ServingMetrics& m) {
+  m.device_memory_bytes = pool.device_bytes, m.gpu_memory_utilization = spec.gpu_memory_utilization;
+  m.weight_bytes = pool.weight_bytes, m.activation_peak_bytes = pool.activation_peak_bytes;
+  m.kv_pool_bytes = pool.pool_bytes, m.kv_bytes_per_token = pool.bytes_per_token;
+  m.block_tokens = pool.block;
+}
+
+void swap_metrics(const ServeSpec& spec, const ServingLog& log, const ServingSetting& setting, ServingMetrics& m) {
+  m.preemption = spec.preemption == Preemption::swap ? "swap" : "recompute";
+  m.swap_outs = log.swap_outs, m.swap_ins = log.swap_ins, m.swap_fallbacks = log.swap_fallbacks;
+  m.swapped_bytes = log.swapped_bytes;
+  for (const ServingStep& s : log.steps) m.swap_seconds += s.swap_seconds;
+  m.host_link_bandwidth = setting.host_link_bandwidth;
+  m.swap_space_bytes = spec.preemption == Preemption::swap ? spec.swap_space : 0;
+}
+
+std::string layout_text(const ServeLayout& l) {
+  if (l.disaggregated()) return fmt::format("{}P{}D, prefill tp={}, decode tp={}", l.prefill, l.decode, l.prefill_tp,
+                                            l.decode_tp);
+  return fmt::format("{} replica{} of tp={}", l.dp, l.dp > 1 ? "s" : "", l.tp);
+}
+
+}  // namespace
+
+ServingMetrics compute_serving_metrics(const ServeSpec& spec, const ServingRunner& runner, ServingLog& log,
+                                       const ServingSetting& setting) {
+  ServingMetrics m;
+  m.present = true;
+  m.batching = spec.continuous ? "continuous" : "static";
+  m.requests = std::int64_t(log.requests.size());
+  m.max_batch = spec.max_batch, m.max_tokens_per_step = spec.max_tokens_per_step;
+  pool_metrics(spec, runner.engines().front()->scheduler().pool(), m);
+  request_metrics(spec, log, m);
+  swap_metrics(spec, log, setting, m);
   m.engine_steps = std::int64_t(log.steps.size());
   m.simulated_steps = log.simulated, m.preemptions = log.preemptions;
-  double busy = 0, seq_time = 0, kv_time = 0;
-  for (const ServingStep& s : log.steps) {
-    busy += s.seconds;
-    seq_time += s.seconds * double(s.sequences);
-    double use = ratio(double(s.kv_blocks_used), double(pool.blocks));
-    kv_time += s.seconds * use;
-    m.peak_kv_use = std::max(m.peak_kv_use, use);
-  }
-  m.mean_batch = ratio(seq_time, busy), m.mean_kv_use = ratio(kv_time, busy);
+  m.system = setting.system;
+  m.layout = layout_text(spec.layout);
+  m.reuse_limited = runner.reuse_limited();
+  std::vector<double> transfer_s;
+  for (const KvTransferRecord& t : log.transfers) transfer_s.push_back(t.seconds), m.kv_transfer_bytes += t.bytes;
+  m.kv_transfers = std::int64_t(log.transfers.size());
+  m.kv_transfer_s = latency_stats(transfer_s);
   m.steps = std::move(log.steps);
   m.per_request = std::move(log.requests);
-  sample_series(m);
+  instance_metrics(m, runner);
   return m;
+}
+
+SpeculativeMetrics speculative_metrics(const ServeSpec& spec, const ServingMetrics& m, const KvPool& pool,
+                                       const ServingMetrics* baseline) {
+  SpeculativeMetrics s;
+  const SpeculativeSpec& sp = spec.speculative;
+  if (!sp.on()) return s;
+  s.present = true;
+  s.draft = sp.draft.name, s.k = sp.k, s.accept = sp.accept;
+  s.expected_tokens_per_step = expected_tokens_per_step(sp.k, sp.accept);
+  s.draft_weight_bytes = pool.draft_weight_bytes, s.draft_kv_bytes_per_token = pool.draft_bytes_per_token;
+  std::int64_t accepted = 0;
+  double busy = 0, draft = 0;
+  for (const ServingStep& st : m.steps) {
+    s.verifications += st.verified, accepted += st.accepted;
+    busy += st.seconds, draft += st.draft_seconds;
+  }
+  s.accepted_per_step = ratio(double(accepted), double(s.verifications));
+  s.tokens_per_step = s.verifications > 0 ? s.accepted_per_step + 1 : 0;
+  s.draft_share = ratio(draft, busy);
+  if (!baseline) return s;
+  s.baseline = true;
+  s.baseline_duration_s = baseline->duration_s;
+  s.baseline_output_tokens_per_s = baseline->output_tokens_per_s;
+  s.baseline_tpot_s = baseline->tpot_s, s.baseline_ttft_s = baseline->ttft_s, s.baseline_e2e_s = baseline->e2e_s;
+  s.speedup = ratio(m.output_tokens_per_s, baseline->output_tokens_per_s);
+  s.tpot_speedup = ratio(baseline->tpot_s.mean, m.tpot_s.mean);
+  return s;
 }
 
 }  // namespace hwsim

@@ -1,70 +1,63 @@
 #pragma once
-// The serving runner's SystemC process (docs/serving.md): a scheduler loop over engine steps on one
-// device. Each step the scheduler picks the batch (decodes of running sequences, prefill chunks of
-// new or preempted ones) under max_batch, max_tokens_per_step and the paged KV pool; the step is
-// lowered by the LLM step builder for exactly that composition and run on the device
-// (Device::run_step), or — when an identical shape ran before, after an identical step, and reuse is
-// on — its time taken from that run. Knows no kind of hardware.
-#include <map>
-#include <set>
-#include <string>
+// The serving run's SystemC modules (docs/serving.md): the serving instances (app/serving_engine)
+// placed on devices by the layout — one on a chip; dp replicas of tp devices, or prefill and decode
+// instances, on a system — and the process that hands each request to an instance when it arrives
+// (router: fewest unfinished requests, or round robin). Disaggregated, a request whose prefill
+// produced its first token is routed to a decode instance; once that instance has reserved blocks
+// for it, its KV cache moves over the links (one point-to-point transfer per pair of prefill and
+// decode ranks holding the same KV heads), then it decodes there. Knows no kind of hardware.
+#include <deque>
+#include <memory>
 #include <vector>
 
-#include "app/serving_pool.h"
-#include "sim/device/device.h"
-#include "sim/engine/systemc.h"
-#include "sim/result.h"
-#include "workloads/llm/step_lowering.h"
-#include "workloads/serve/serve_spec.h"
+#include "app/serving_engine.h"
 
 namespace hwsim {
 
-// What the loop produced, for app/serving_metrics.
-struct ServingLog {
-  std::vector<ServingStep> steps;
-  std::vector<ServedRequest> requests;            // by request id
-  std::vector<std::vector<double>> token_times;   // per request id, when each output token came out
-  std::vector<StepResult> distinct;               // each distinct step shape once, as simulated
-  std::int64_t simulated = 0, preemptions = 0;
+// What a serving run is given besides its spec and chip.
+struct ServingSetup {
+  std::string framework;               // empty: the device's default
+  double host_link_bandwidth = 0, host_copy_overhead = 0;
+  Fabric* fabric = nullptr;            // null on one chip
+  const SystemSpec* system = nullptr;
+  bool record_distinct = true;
 };
 
 class ServingRunner : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(ServingRunner);
-  ServingRunner(sc_core::sc_module_name name, Device& device, const ServeSpec& spec, const KvPool& pool,
-                std::string framework);
+  // `system` and `fabric`: null on one chip. The engines' devices are built from `chip`.
+  // `shared` gives the framework, the host link, the links and whether records are kept; its
+  // spec, sequences, log and callbacks are the runner's own.
+  ServingRunner(sc_core::sc_module_name name, const ServeSpec& spec, const Config& chip, StepCache& cache,
+                OpMemo& ops, const ServingSetup& setup);
+
   // After sc_start() and rethrow_simulation_failure().
+  bool finished() const { return finished_ == std::int64_t(spec_.requests.size()); }
   ServingLog take_log() { return std::move(log_); }
+  const std::vector<std::unique_ptr<ServingEngine>>& engines() const { return engines_; }
+  bool reuse_limited() const { return reuse_limited_; }
 
  private:
-  struct Seq;         // a request's scheduler state
-  struct Scheduled;   // one step's batch
-  // One step's composition as the LLM step builder takes it, and its reuse key.
-  struct StepShape {
-    LlmStepShape shape;
-    std::vector<std::int64_t> key;
-    std::int64_t decodes = 0, context = 0, prefill_tokens = 0;
-  };
-  void run();  // SC_THREAD
-  void loop();
-  std::vector<Seq> start_log();
-  Scheduled schedule(std::vector<Seq>& seqs, double now);
-  StepShape shape_of(const Scheduled& b, const std::vector<Seq>& seqs) const;
-  double run_or_reuse(const StepShape& s, bool& reused);
-  std::size_t finish_step(const Scheduled& b, std::vector<Seq>& seqs, double now);
+  void build(const Config& chip);
+  void limit_reuse();
+  void dispatch();  // SC_THREAD: arrivals
+  void stepped(ServingEngine& e, const StepOutcome& out);
+  ServingEngine& route(const std::vector<ServingEngine*>& to, std::size_t& next, bool decode);
+  void start_transfers(ServingEngine& decode);
+  void transfer(std::size_t id, ServingEngine& from, ServingEngine& to);
 
-  Device& device_;
   const ServeSpec& spec_;
-  KvPool pool_;
-  std::string framework_;
-  std::int64_t free_blocks_ = 0;
-  std::vector<std::size_t> running_;     // admission order
-  std::size_t next_arrival_ = 0;         // requests [0, next_arrival_) have arrived
-  std::vector<std::size_t> waiting_;     // arrived or preempted, FIFO (preempted go first)
-  std::map<std::vector<std::int64_t>, double> seconds_by_shape_;  // (previous shape, shape) → seconds
-  std::set<std::vector<std::int64_t>> labels_;                   // shapes whose records are kept
-  std::vector<std::int64_t> previous_key_;                       // the last step's shape
+  std::vector<ServeSeq> seqs_;
   ServingLog log_;
+  ServingShared shared_;
+  std::vector<std::unique_ptr<ServingEngine>> engines_;
+  std::vector<ServingEngine*> front_, back_;   // take arrivals; decode instances (disaggregated)
+  std::vector<std::deque<std::size_t>> inbox_; // per engine: handed off to it, waiting for its blocks
+  std::vector<int> source_;                    // per request: the prefill instance holding its KV
+  std::size_t next_front_ = 0, next_back_ = 0; // round robin
+  std::int64_t finished_ = 0;
+  bool reuse_limited_ = false;
 };
 
 }  // namespace hwsim

@@ -79,7 +79,7 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
   }
 }
 
-RunResult simulate(const Config& config, const Workload& workload) {
+RunResult simulate(const Config& config, const Workload& workload, const RunStreams& streams) {
   if (workload.serve) return simulate_serving(config, workload);  // requests over time
   if (!workload.parallel.single())
     workload_error(fmt::format("workload '{}' runs on {} devices: give a system of chips (--system NAME, e.g. "
@@ -89,14 +89,24 @@ RunResult simulate(const Config& config, const Workload& workload) {
   check_schema(device->info());
   check_capacity(device->info(), workload);
   std::string framework = workload.framework.empty() ? device->info().framework : workload.framework;
-  StepRunner runner("runner", *device, workload, framework);
-  sc_core::sc_start();
-  rethrow_simulation_failure();
   RunResult result;
   describe_device(result, device->info());
-  result.steps = runner.take_results();
-  finalize(result);
-  result.llm = compute_llm_metrics(workload, result);
+  // Metrics are derived as each step finishes; its records then go to the sinks and are dropped
+  // unless kept, so a long run's memory does not grow with its length.
+  const bool keep = streams.keep_records || workload.steps.size() <= 1 || device->info().static_memory_plan;
+  ResultBuilder totals(result.memory_levels, 1);
+  LlmMetricsBuilder llm(workload);
+  StepRunner runner("runner", *device, workload, framework, [&](StepResult&& step) {
+    totals.add_step(step);
+    llm.add_step(step);
+    for (StepSink* sink : streams.sinks) sink->add_step(step);
+    if (!keep) std::vector<WorkRecord>().swap(step.records);
+    result.steps.push_back(std::move(step));
+  });
+  sc_core::sc_start();
+  rethrow_simulation_failure();
+  totals.finish(result);
+  result.llm = llm.finish(result);
   result.inference = compute_inference_metrics(result, device->info());
   return result;
 }

@@ -1,5 +1,8 @@
 #include "app/step_runner.h"
 
+#include <memory>
+#include <optional>
+
 #include "app/progress.h"
 
 #include "ops/tensor_ids.h"
@@ -7,8 +10,10 @@
 
 namespace hwsim {
 
-StepRunner::StepRunner(sc_core::sc_module_name name, Device& device, const Workload& workload, std::string framework)
-    : sc_core::sc_module(name), device_(device), workload_(workload), framework_(std::move(framework)) {
+StepRunner::StepRunner(sc_core::sc_module_name name, Device& device, const Workload& workload, std::string framework,
+                       Consumer consume)
+    : sc_core::sc_module(name), device_(device), workload_(workload), framework_(std::move(framework)),
+      consume_(std::move(consume)) {
   SC_THREAD(run);
 }
 
@@ -17,9 +22,10 @@ void StepRunner::run() {
     // A bar only for runs of several steps (generate), only on a terminal, never in a sweep's child.
     const bool several = workload_.steps.size() > 1;
     ProgressBar bar(several ? "simulate" : "", workload_.steps.size(), "steps");
+    std::size_t done = 0;
     for (const auto& step : workload_.steps) {
-      results_.push_back(run_step(step));
-      if (several) bar.update(results_.size());
+      consume_(run_step(step));
+      if (several) bar.update(++done);
     }
     bar.finish();
   } catch (...) {
@@ -28,8 +34,10 @@ void StepRunner::run() {
 }
 
 StepResult StepRunner::run_step(const WorkloadStep& step) {
-  std::optional<OpGraph> rewritten = FrameworkPasses::get(framework_).apply(step.graph);
-  const OpGraph& graph = rewritten ? *rewritten : step.graph;
+  std::unique_ptr<OpGraph> lowered;
+  const OpGraph& original = step_graph(step, lowered);
+  std::optional<OpGraph> rewritten = FrameworkPasses::get(framework_).apply(original);
+  const OpGraph& graph = rewritten ? *rewritten : original;
   StepProgram program;
   program.graph = &graph;
   program.order = execution_order(graph);

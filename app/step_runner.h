@@ -1,10 +1,11 @@
 #pragma once
 // The generic runner's SystemC process: runs every step of a workload on one device, back to back
 // (what one step leaves on chip is there for the next, as in a serving loop). For each step, just
-// before it runs (so only one step's graph is ever rewritten): the framework pass, tensor
-// identities, then Device::run_step. Knows no kind of hardware.
+// before it runs (so only one step's graph is ever built or rewritten): its graph (lowered now for
+// a step lowered just in time), the framework pass, tensor identities, then Device::run_step; the
+// step's result goes to the consumer at once. Knows no kind of hardware.
+#include <functional>
 #include <string>
-#include <vector>
 
 #include "sim/device/device.h"
 #include "sim/engine/systemc.h"
@@ -16,13 +17,13 @@ namespace hwsim {
 class StepRunner : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(StepRunner);
-  // `framework`: the registered frontend pass every step goes through (workloads/passes).
-  StepRunner(sc_core::sc_module_name name, Device& device, const Workload& workload, std::string framework);
-
-  // After sc_start() (and rethrow_simulation_failure(): what stopped the run early, such as a
-  // UserError from lowering, reaches the caller as itself): one StepResult per step, records in
-  // order, times from the step's start.
-  std::vector<StepResult> take_results() { return std::move(results_); }
+  // Receives each step's result (records in order, times from the step's start) as soon as the
+  // step has run, in step order.
+  using Consumer = std::function<void(StepResult&&)>;
+  // `framework`: the registered frontend pass every step goes through (workloads/passes). A failure
+  // (a UserError from lowering) stops the simulation: rethrow_simulation_failure() after sc_start().
+  StepRunner(sc_core::sc_module_name name, Device& device, const Workload& workload, std::string framework,
+             Consumer consume);
 
  private:
   void run();  // SC_THREAD
@@ -31,7 +32,7 @@ class StepRunner : public sc_core::sc_module {
   Device& device_;
   const Workload& workload_;
   std::string framework_;
-  std::vector<StepResult> results_;
+  Consumer consume_;
 };
 
 }  // namespace hwsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "models/cluster/collective_engine.h"
@@ -139,9 +140,11 @@ void SystemRunner::run_stage(StepState& st, int stage) {
 }
 
 StepResult SystemRunner::run_step(const WorkloadStep& step) {
-  std::optional<OpGraph> rewritten = FrameworkPasses::get(framework_).apply(step.graph);
+  std::unique_ptr<OpGraph> lowered;  // a step lowered just in time: its graph lives for this step only
+  const OpGraph& original = step_graph(step, lowered);
+  std::optional<OpGraph> rewritten = FrameworkPasses::get(framework_).apply(original);
   StepState st;
-  st.graph = rewritten ? &*rewritten : &step.graph;
+  st.graph = rewritten ? &*rewritten : &original;
   st.program.graph = st.graph;
   st.program.order = execution_order(*st.graph);
   st.program.tensors = tensor_ids(*st.graph);

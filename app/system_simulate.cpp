@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/llm_metrics.h"
+#include "app/serving_simulate.h"
 #include "app/simulate.h"
 #include "app/system_runner.h"
 #include "models/cluster/collective_engine.h"
@@ -104,6 +105,7 @@ void summarise(RunResult& r, const SystemSpec& s, const Workload& w, const Devic
 }  // namespace
 
 RunResult simulate_system(const Config& system_config, const Config& chip, const Workload& workload) {
+  if (workload.serve) return simulate_serving_system(system_config, chip, workload);  // requests over time
   init_systemc();
   SystemSpec spec = SystemSpec::from_config(system_config);
   Topology topology = build_topology(spec);

@@ -32,7 +32,7 @@ inline TimedRun time_workload(const std::string& chip, const std::string& spec) 
     struct rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::size_t records = 0;
-    for (const auto& s : result.steps) records += s.records.size();
+    for (const auto& s : result.steps) records += s.record_count;
     return fmt::format("{:.17g} {:.17g} {} {:.17g}", wall, usage.ru_maxrss / 1024.0, records, result.seconds);
   });
   TimedRun t;

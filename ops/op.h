@@ -6,11 +6,29 @@
 #include <variant>
 #include <vector>
 
+#include "ops/attention_impl.h"
 #include "ops/collective.h"
 #include "ops/conv.h"
 #include "ops/dtype.h"
 
 namespace hwsim {
+
+// How weights stored narrower than the activations (GemmOp::b narrower than ::a: int4, int8 or
+// fp8 weight-only) reach the math: `fused` — one kernel unpacks and scales them in registers
+// before the MMA (tinygemm, Marlin); `separate` — a dequantisation kernel writes them to memory in
+// the activation dtype, then an ordinary GEMM runs; `eager` — the framework's own ops do it (int8,
+// fp8: W.to(act) * scales, two elementwise kernels), then the GEMM. Ignored when a and b are the
+// same format.
+enum class Dequant { fused, separate, eager };
+
+// Where the operands sit in memory, for the alignment rules GEMM libraries follow (vector loads and
+// TMA need 16-byte aligned rows and base addresses). Leading dimensions in elements between
+// consecutive rows — x[M,K]: lda, W[N,K]: ldb, out[M,N]: ldc; 0 = packed (K, K, N) — and the
+// offset of each matrix's first element from a 256-byte aligned allocation, in elements.
+struct GemmLayout {
+  std::int64_t lda = 0, ldb = 0, ldc = 0;
+  std::int64_t offset_a = 0, offset_b = 0, offset_c = 0;
+};
 
 // out[M,N] = x[M,K] · W[N,K]ᵀ, repeated `groups` times on distinct weights (grouped GEMM, e.g.
 // MoE experts). `a` is the activation dtype, `b` the weight dtype, `out` the result dtype, `acc`
@@ -21,6 +39,12 @@ struct GemmOp {
   std::int64_t groups = 1;
   DType a = DType::bf16, b = DType::bf16, out = DType::bf16;
   DType acc = DType::fp32;
+  Dequant dequant = Dequant::fused;  // weight-only formats (b narrower than a)
+  GemmLayout layout;
+  // Packed rows (no explicit leading dimension) are padded by the runtime to the widest vector
+  // access: a compiled model graph (TensorRT, a TFLite delegate) lays out its own tensors. False: the
+  // rows are as the call gives them (a PyTorch call, whose unaligned rows take the slow path).
+  bool runtime_pads_rows = false;
 };
 
 // A pass over memory with little arithmetic (norms, activations, adds, copies): reads
@@ -30,6 +54,9 @@ struct StreamOp {
   double bytes_written = 0;
   double flops = 0;
   std::int64_t rows = 1;  // independent rows (row-wise kernels split work by row)
+  // > 0: the reads are strided, each access using this many bytes of the memory's sector (a
+  // transposing copy reads one element per sector per warp access); 0: contiguous reads.
+  double strided_read_bytes = 0;
 };
 
 // Scaled-dot-product attention over a KV cache: `batch` sequences, `heads` query heads sharing
@@ -43,6 +70,7 @@ struct AttentionOp {
   std::int64_t window = 0;
   DType dtype = DType::bf16;     // Q, O and the math
   DType kv_dtype = DType::bf16;  // K and V as stored in the cache
+  AttentionImpl impl = AttentionImpl::automatic;  // the kernel(s) the software stack runs
 };
 
 // Number of (query, key) pairs that attention evaluates per (sequence, head), honouring the

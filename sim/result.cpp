@@ -60,21 +60,6 @@ void roll_up(std::vector<Detail>& out, std::vector<double>& weight, const Detail
   if (d.rollup == Rollup::sum) o.value += d.value;
   if (d.rollup == Rollup::time_mean) o.value += d.value * seconds, weight[i] += seconds;
 }
-
-// Rolls the records' details up by each detail's rule (Rollup::none ones left out).
-std::vector<Detail> roll_up_details(const RunResult& r) {
-  std::vector<Detail> out;
-  std::vector<double> weight;
-  for (const auto& step : r.steps)
-    for (const auto& k : step.records)
-      for (std::size_t j = 0; j < k.details.size(); ++j) {
-        const DetailKey& declared = k.schema->details[j];
-        if (declared.rollup != Rollup::none) roll_up(out, weight, {declared.key, k.details[j], declared.rollup}, k.seconds);
-      }
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (out[i].rollup == Rollup::time_mean) out[i].value = ratio(out[i].value, weight[i]);
-  return out;
-}
 }  // namespace
 
 double WorkRecord::bytes_at(std::string_view level) const {
@@ -95,46 +80,65 @@ double RunResult::detail(std::string_view key) const {
   return 0;
 }
 
-void finalize(RunResult& r) {
-  r.seconds = r.flops = r.min_bytes = r.roofline_floor = r.energy = 0;
-  r.traffic.clear();
-  r.breakdown = {};
-  for (const auto& level : r.memory_levels) r.traffic.push_back({level, 0});
-  std::map<double, double> flops_by_peak;
-  std::size_t devices = 1;
-  for (const auto& step : r.steps)
-    for (const auto& k : step.records) devices = std::max(devices, std::size_t(k.device) + 1);
-  for (auto& step : r.steps) {
-    r.seconds += step.seconds;
-    std::vector<double> record_time(devices, 0.0);  // per device: the time its records account for
-    for (auto& k : step.records) {
-      finalize_record(k);
-      record_time[std::size_t(k.device)] += k.seconds - k.hidden;
-      r.flops += k.flops;
-      r.min_bytes += k.min_bytes;
-      for (std::size_t j = 0; j < k.traffic.size(); ++j) add_traffic(r.traffic, {k.schema->levels[j], k.traffic[j]});
-      r.roofline_floor += k.roofline_floor;
-      r.energy += k.energy;
-      add_breakdown(r.breakdown, k.breakdown);
-      flops_by_peak[k.peak_flop_rate] += k.flops;
-      r.peak_memory_bandwidth = std::max(r.peak_memory_bandwidth, k.peak_memory_bandwidth);
-    }
-    // Gaps between records: launch overhead on one device; on a system, time a device waited
-    // (for another pipeline stage or a collective's peers) is idle.
-    for (double t : record_time) (devices == 1 ? r.breakdown.overhead : r.breakdown.idle) += std::max(0.0, step.seconds - t);
+ResultBuilder::ResultBuilder(const std::vector<std::string>& memory_levels, std::size_t devices)
+    : devices_(std::max<std::size_t>(1, devices)) {
+  for (const auto& level : memory_levels) traffic_.push_back({level, 0});
+}
+
+void ResultBuilder::add_record(const WorkRecord& k) {
+  flops_ += k.flops;
+  min_bytes_ += k.min_bytes;
+  for (std::size_t j = 0; j < k.traffic.size(); ++j) add_traffic(traffic_, {k.schema->levels[j], k.traffic[j]});
+  roofline_floor_ += k.roofline_floor;
+  energy_ += k.energy;
+  add_breakdown(breakdown_, k.breakdown);
+  flops_by_peak_[k.peak_flop_rate] += k.flops;
+  peak_memory_bandwidth_ = std::max(peak_memory_bandwidth_, k.peak_memory_bandwidth);
+  // Details by each one's rule (Rollup::none ones left out).
+  for (std::size_t j = 0; j < k.details.size(); ++j) {
+    const DetailKey& declared = k.schema->details[j];
+    if (declared.rollup != Rollup::none)
+      roll_up(details_, detail_weight_, {declared.key, k.details[j], declared.rollup}, k.seconds);
   }
-  if (devices > 1) {  // per device on average, so the parts still sum to the run's time
+}
+
+void ResultBuilder::add_step(StepResult& step) {
+  seconds_ += step.seconds;
+  std::vector<double> record_time(devices_, 0.0);  // per device: the time its records account for
+  for (auto& k : step.records) {
+    finalize_record(k);
+    record_time[std::size_t(k.device)] += k.seconds - k.hidden;
+    add_record(k);
+  }
+  step.record_count = step.records.size();
+  // Gaps between records: launch overhead on one device; on a system, time a device waited
+  // (for another pipeline stage or a collective's peers) is idle.
+  for (double t : record_time) (devices_ == 1 ? breakdown_.overhead : breakdown_.idle) += std::max(0.0, step.seconds - t);
+}
+
+void ResultBuilder::finish(RunResult& r) const {
+  r.seconds = seconds_;
+  r.flops = flops_;
+  r.min_bytes = min_bytes_;
+  r.roofline_floor = roofline_floor_;
+  r.energy = energy_;
+  r.traffic = traffic_;
+  r.breakdown = breakdown_;
+  r.peak_memory_bandwidth = peak_memory_bandwidth_;
+  if (devices_ > 1) {  // per device on average, so the parts still sum to the run's time
     for (double* part : {&r.breakdown.compute, &r.breakdown.memory, &r.breakdown.communication, &r.breakdown.overhead,
                          &r.breakdown.idle})
-      *part /= double(devices);
+      *part /= double(devices_);
   }
   double most = -1;
-  for (const auto& [peak, flops] : flops_by_peak)
+  for (const auto& [peak, flops] : flops_by_peak_)
     if (flops > most) most = flops, r.peak_flop_rate = peak;
   r.memory_bytes = r.traffic.empty() ? 0 : r.traffic.back().bytes;
   r.bandwidth.clear();
   for (const auto& t : r.traffic) r.bandwidth.push_back(ratio(t.bytes, r.seconds));
-  r.details = roll_up_details(r);
+  r.details = details_;
+  for (std::size_t i = 0; i < r.details.size(); ++i)
+    if (r.details[i].rollup == Rollup::time_mean) r.details[i].value = ratio(r.details[i].value, detail_weight_[i]);
   r.achieved_flop_rate = ratio(r.flops, r.seconds);
   r.times_floor = ratio(r.seconds, r.roofline_floor);
   r.average_power = ratio(r.energy, r.seconds);
@@ -145,6 +149,15 @@ void finalize(RunResult& r) {
   r.ridge_point = ratio(r.peak_flop_rate, r.peak_memory_bandwidth);
   r.bound = r.arithmetic_intensity >= r.ridge_point ? "compute" : "memory";
   derive_power(r);
+}
+
+void finalize(RunResult& r) {
+  std::size_t devices = 1;
+  for (const auto& step : r.steps)
+    for (const auto& k : step.records) devices = std::max(devices, std::size_t(k.device) + 1);
+  ResultBuilder builder(r.memory_levels, devices);
+  for (auto& step : r.steps) builder.add_step(step);
+  builder.finish(r);
 }
 
 }  // namespace hwsim

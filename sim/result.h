@@ -5,6 +5,7 @@
 // format, never compute.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -132,8 +133,10 @@ struct WorkRecord {
 
 struct StepResult {
   std::string label;
-  std::vector<WorkRecord> records;
+  std::vector<WorkRecord> records;  // empty once the run is over when the runner did not keep
+                                    // them (a run of several steps: app/simulate.h)
   double seconds = 0;        // filled by the runner: wall time of the step
+  std::size_t record_count = 0;  // records the step produced, kept or not (set by ResultBuilder)
 };
 
 struct RunResult {
@@ -180,7 +183,42 @@ struct RunResult {
   double detail(std::string_view key) const;
 };
 
-// Computes every derived field of `result` from the raw ones (LLM metrics apart: app/simulate).
+// Receives each step of a run as soon as it has run, its records finalized (ResultBuilder::
+// add_step): the JSON and trace writers format them then, so a long run need not keep them.
+class StepSink {
+ public:
+  virtual ~StepSink() = default;
+  virtual void add_step(const StepResult& step) = 0;
+};
+
+// Derives a run's metrics step by step, with the same arithmetic in the same order as finalize()
+// (which uses it), so the numbers are the same bit for bit; a long run's records may be dropped
+// as soon as their step has been added.
+class ResultBuilder {
+ public:
+  // `memory_levels`: the device's, near → far. `devices`: the simulated devices whose records the
+  // steps hold (a system's pipeline stages; 1 on one chip): time a device spends between its
+  // records is overhead on one device and idle on several.
+  ResultBuilder(const std::vector<std::string>& memory_levels, std::size_t devices);
+  // Derives the fields of the step's records (seconds, floor, bound, rates), sets its
+  // record_count and adds it to the run's sums.
+  void add_step(StepResult& step);
+  // Sets every derived field of `r` from the steps added (r.steps itself is left as it is).
+  void finish(RunResult& r) const;
+
+ private:
+  void add_record(const WorkRecord& k);
+  std::size_t devices_;
+  double seconds_ = 0, flops_ = 0, min_bytes_ = 0, roofline_floor_ = 0, energy_ = 0, peak_memory_bandwidth_ = 0;
+  std::vector<LevelTraffic> traffic_;
+  TimeBreakdown breakdown_;
+  std::map<double, double> flops_by_peak_;
+  std::vector<Detail> details_;       // roll-ups in first-seen order
+  std::vector<double> detail_weight_; // seconds behind each time-weighted mean
+};
+
+// Computes every derived field of `result` from the raw ones (LLM metrics apart: app/simulate):
+// a ResultBuilder over its steps.
 void finalize(RunResult& result);
 // The power figures (RunResult::power) from the records; part of finalize (sim/result_power.cpp).
 void derive_power(RunResult& result);

@@ -51,6 +51,7 @@ struct LlmMetrics {
   double ttft = 0;               // prefill step time (0 without a prefill step)
   double tpot = 0;               // mean decode step time (0 without decode steps)
   double decode_tokens_per_second = 0;  // decode tokens / decode time
+  double prefill_tokens_per_second = 0; // prompt (input) tokens / prefill time (0 without a prefill)
   double mbu = 0, mfu = 0;       // whole run; on a system, over every device used. Training: mfu
                                  // counts model FLOPs (PaLM: 6N + attention per token, no
                                  // recomputation), hfu every FLOP the devices executed

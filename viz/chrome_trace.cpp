@@ -1,25 +1,72 @@
 #include "viz/chrome_trace.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "sim/error.h"
+#include "viz/json_text.h"
 
 namespace hwsim {
 
 namespace {
 constexpr int kStepsTrack = 1, kKernelsTrack = 2, kLinksTrack = 3;
-nlohmann::json complete_event(const std::string& name, const std::string& category, int pid, int track, double start_s,
-                              double duration_s, nlohmann::json args) {
-  return {{"name", name}, {"cat", category}, {"ph", "X"},          {"pid", pid},
-          {"tid", track}, {"ts", start_s * 1e6}, {"dur", duration_s * 1e6}, {"args", std::move(args)}};
-}
-nlohmann::json track_name(int pid, int track, const std::string& name) {
-  return {{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", track}, {"args", {{"name", name}}}};
-}
+
+// A complete ("X") event; `args` is filled by the caller before write().
+struct Event {
+  JsonObjectText object{-1, 0};
+  JsonObjectText* args = nullptr;
+  void reset(std::string_view name, std::string_view category, int pid, int track, double start_s, double duration_s) {
+    object.reset(0);
+    object.add_string("name", name);
+    object.add_string("cat", category);
+    object.add_string("ph", "X");
+    object.add_integer("pid", pid);
+    object.add_integer("tid", track);
+    object.add_float("ts", start_s * 1e6);
+    object.add_float("dur", duration_s * 1e6);
+    args = &object.add_object("args");
+  }
+};
+
 // A collective's record: no memory levels, its bytes crossed links (models/cluster/collective_engine.h).
 bool on_links(const WorkRecord& k) { return k.schema && k.schema->levels.empty(); }
 
+// A step's events, each preceded by a comma (they follow the devices' names in the array).
+void append_step_events(std::string& out, const StepResult& step, double step_start) {
+  thread_local Event e;
+  e.reset(step.label, "step", 1, kStepsTrack, step_start, step.seconds);
+  e.args->add_integer("records", std::int64_t(step.record_count));
+  out += ',';
+  e.object.write(out);
+  for (const auto& k : step.records) {
+    double start = step_start + k.start;
+    int pid = k.device + 1, track = on_links(k) ? kLinksTrack : kKernelsTrack;
+    if (k.launch > 0) {
+      e.reset("launch", "launch", pid, track, start, k.launch);
+      out += ',';
+      e.object.write(out);
+    }
+    e.reset(k.name, k.op_class, pid, track, start + k.launch, k.seconds - k.launch);
+    e.args->add_string("lowering", k.config);
+    e.args->add_string("bound", k.bound);
+    e.args->add_float("flops", k.flops);
+    e.args->add_float("roofline_floor_us", k.roofline_floor * 1e6);
+    for (std::size_t i = 0; i < k.traffic.size(); ++i) e.args->add_float(e.args->keep(k.schema->levels[i] + "_bytes"), k.traffic[i]);
+    for (std::size_t i = 0; i < k.details.size(); ++i) e.args->add_float(k.schema->details[i].key, k.details[i]);
+    out += ',';
+    e.object.write(out);
+  }
+}
+
+nlohmann::json track_name(int pid, int track, const std::string& name) {
+  return {{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", track}, {"args", {{"name", name}}}};
+}
+
 // One process per simulated device (a system's pipeline stages), each with a track of its kernels
-// and one of the collectives it took part in (its links busy).
-void name_devices(nlohmann::json& events, const RunResult& r) {
+// and one of the collectives it took part in (its links busy). Without kept records, one device.
+nlohmann::json device_names(const RunResult& r) {
+  nlohmann::json events = nlohmann::json::array();
   std::size_t devices = 1;
   for (const auto& step : r.steps)
     for (const auto& k : step.records) devices = std::max(devices, std::size_t(k.device) + 1);
@@ -32,30 +79,50 @@ void name_devices(nlohmann::json& events, const RunResult& r) {
     if (r.system.present) events.push_back(track_name(pid, kLinksTrack, "collectives (links)"));
   }
   events.push_back(track_name(1, kStepsTrack, "steps"));
+  return events;
 }
 }  // namespace
 
-nlohmann::json kernel_timeline_trace(const RunResult& r) {
-  nlohmann::json events = nlohmann::json::array();
-  name_devices(events, r);
-  double step_start = 0;  // steps run back to back
-  for (const auto& step : r.steps) {
-    events.push_back(complete_event(step.label, "step", 1, kStepsTrack, step_start, step.seconds,
-                                    {{"records", step.records.size()}}));
-    for (const auto& k : step.records) {
-      double start = step_start + k.start;
-      int pid = k.device + 1, track = on_links(k) ? kLinksTrack : kKernelsTrack;
-      if (k.launch > 0) events.push_back(complete_event("launch", "launch", pid, track, start, k.launch, nlohmann::json::object()));
-      nlohmann::json args = {{"lowering", k.config}, {"bound", k.bound}, {"flops", k.flops},
-                             {"roofline_floor_us", k.roofline_floor * 1e6}};
-      for (std::size_t i = 0; i < k.traffic.size(); ++i) args[k.schema->levels[i] + "_bytes"] = k.traffic[i];
-      for (std::size_t i = 0; i < k.details.size(); ++i) args[k.schema->details[i].key] = k.details[i];
-      events.push_back(complete_event(k.name, k.op_class, pid, track, start + k.launch, k.seconds - k.launch,
-                                      std::move(args)));
+ChromeTraceStream::ChromeTraceStream() : spill_(std::tmpfile()) {
+  if (!spill_) io_error("cannot create a temporary file for the trace's events");
+}
+
+ChromeTraceStream::~ChromeTraceStream() { std::fclose(spill_); }
+
+void ChromeTraceStream::add_step(const StepResult& step) {
+  buffer_.clear();
+  append_step_events(buffer_, step, step_start_);
+  step_start_ += step.seconds;
+  if (std::fwrite(buffer_.data(), 1, buffer_.size(), spill_) != buffer_.size())
+    io_error("cannot write the trace's events to a temporary file (disk full?)");
+}
+
+void ChromeTraceStream::copy_to(std::ostream& out) const {
+  std::fflush(spill_);
+  std::rewind(spill_);
+  char chunk[1 << 16];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, spill_)) > 0;) out.write(chunk, std::streamsize(n));
+  std::fseek(spill_, 0, SEEK_END);
+}
+
+void write_kernel_timeline_trace(std::ostream& out, const RunResult& r, const ChromeTraceStream* stream) {
+  std::string header = device_names(r).dump();  // "[...]": the array is continued below
+  out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":";
+  out.write(header.data(), std::streamsize(header.size() - 1));
+  if (stream) {
+    stream->copy_to(out);
+  } else {
+    std::string events;
+    double step_start = 0;  // steps run back to back
+    for (const auto& step : r.steps) {
+      if (step.records.size() != step.record_count)
+        throw std::logic_error("trace: the run kept no records of step '" + step.label + "' and streamed none");
+      append_step_events(events, step, step_start);
+      step_start += step.seconds;
     }
-    step_start += step.seconds;
+    out << events;
   }
-  return {{"traceEvents", events}, {"displayTimeUnit", "ns"}};
+  out << "]}";
 }
 
 }  // namespace hwsim

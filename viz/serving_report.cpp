@@ -12,13 +12,62 @@ namespace {
 std::string ms(double s) { return fmt::format("{:.2f} ms", s * 1e3); }
 std::string bytes(double b) { return format_quantity(b, Dimension::bytes); }
 
+void row(std::ostream& out, std::string_view label, const std::string& value) {
+  fmt::print(out, "  {:<28} {}\n", label, value);
+}
+
 void print_pool(std::ostream& out, const ServingMetrics& m) {
-  auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
-  row("KV cache capacity", fmt::format("{} tokens  ({} blocks of {} tokens, {})", m.kv_capacity_tokens,
-                                       m.kv_capacity_blocks, m.block_tokens, bytes(m.kv_pool_bytes)));
-  row("  pool sizing", fmt::format("{} × {} − weights {} − activations {}; {} per token",
-                                   bytes(m.device_memory_bytes), m.gpu_memory_utilization, bytes(m.weight_bytes),
-                                   bytes(m.activation_peak_bytes), bytes(m.kv_bytes_per_token)));
+  std::string where = m.instances.size() > 1 ? fmt::format(" over {} instances", m.instances.size()) : "";
+  row(out, "KV cache capacity", fmt::format("{} tokens  ({} blocks of {} tokens{}; {} per device)", m.kv_capacity_tokens,
+                                            m.kv_capacity_blocks, m.block_tokens, where, bytes(m.kv_pool_bytes)));
+  row(out, "  pool sizing", fmt::format("{} × {} − weights {} − activations {}; {} per token", bytes(m.device_memory_bytes),
+                                        m.gpu_memory_utilization, bytes(m.weight_bytes), bytes(m.activation_peak_bytes),
+                                        bytes(m.kv_bytes_per_token)));
+}
+
+void print_instances(std::ostream& out, const ServingMetrics& m) {
+  if (m.system.empty()) return;
+  row(out, "layout", fmt::format("{} on {}{}", m.layout, m.system,
+                                 m.reuse_limited ? "  (tp steps whose links other traffic shares: all simulated)" : ""));
+  for (std::size_t i = 0; i < m.instances.size(); ++i) {
+    const ServingInstance& in = m.instances[i];
+    std::string devices;
+    for (std::int64_t d : in.devices) devices += (devices.empty() ? "" : ",") + std::to_string(d);
+    row(out, fmt::format("  {} {}", in.role, i),
+        fmt::format("devices {}: {} requests, {} steps, busy {}, {:.1f} sequences per step, KV mean {:.1f} % peak "
+                    "{:.1f} % of {} tokens", devices, in.requests, in.steps, ms(in.busy_s), in.mean_batch,
+                    100 * in.mean_kv_use, 100 * in.peak_kv_use, in.kv_capacity_tokens));
+  }
+  if (m.kv_transfers > 0)
+    row(out, "KV transfers", fmt::format("{} ({} in all): mean {}, p99 {}", m.kv_transfers, bytes(m.kv_transfer_bytes),
+                                         ms(m.kv_transfer_s.mean), ms(m.kv_transfer_s.p99)));
+}
+
+void print_preemption(std::ostream& out, const ServingMetrics& m) {
+  std::string text = fmt::format("{} ({})", m.preemptions, m.preemption);
+  if (m.preemption == "swap")
+    text += fmt::format(": {} out, {} in, {} over the host link ({} each way) in {}{}", m.swap_outs, m.swap_ins,
+                        bytes(m.swapped_bytes), format_quantity(m.host_link_bandwidth, Dimension::bandwidth), ms(m.swap_seconds),
+                        m.swap_fallbacks > 0 ? fmt::format("; {} recomputed (swap space of {} full)", m.swap_fallbacks,
+                                                           bytes(m.swap_space_bytes))
+                                             : "");
+  row(out, "preemptions", text);
+}
+
+void print_speculative(std::ostream& out, const ServingMetrics& m) {
+  const SpeculativeMetrics& s = m.speculative;
+  if (!s.present) return;
+  row(out, "speculative decoding", fmt::format("draft {}, k={}, accept={}: {:.2f} tokens per sequence-step ({:.2f} "
+                                               "drafts accepted; expected (1−a^(k+1))/(1−a) = {:.2f})",
+                                               s.draft, s.k, s.accept, s.tokens_per_step, s.accepted_per_step,
+                                               s.expected_tokens_per_step));
+  row(out, "  draft", fmt::format("{:.1f} % of the engine time; weights {}, {} KV per token", 100 * s.draft_share,
+                                  bytes(s.draft_weight_bytes), bytes(s.draft_kv_bytes_per_token)));
+  if (!s.baseline) return;
+  row(out, "  versus no speculation",
+      fmt::format("{:.2f}× the output tokens/s ({:.1f} vs {:.1f}): {}; TPOT {} vs {}", s.speedup, m.output_tokens_per_s,
+                  s.baseline_output_tokens_per_s, s.speedup >= 1 ? "faster" : "SLOWER", ms(m.tpot_s.mean),
+                  ms(s.baseline_tpot_s.mean)));
 }
 
 void print_latency(std::ostream& out, const char* name, const LatencyStats& s) {
@@ -34,72 +83,34 @@ void print_series(std::ostream& out, const ServingMetrics& m) {
   }
 }
 
-nlohmann::json stats_json(const LatencyStats& s) {
-  return {{"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}};
-}
-
 }  // namespace
 
 void print_serving_report(std::ostream& out, const RunResult& r) {
   const ServingMetrics& m = r.serving;
-  auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
   print_pool(out, m);
-  row("batching", fmt::format("{}  (max_batch {}, max_tokens_per_step {})", m.batching, m.max_batch,
-                              m.max_tokens_per_step));
-  row("requests", fmt::format("{} in {}  ({:.2f} requests/s)", m.requests, ms(m.duration_s), m.requests_per_s));
-  row("output tokens/s", fmt::format("{:.1f}  ({} tokens)", m.output_tokens_per_s, m.output_tokens));
-  row("total tokens/s", fmt::format("{:.1f}  (prompt {} + output {})", m.total_tokens_per_s, m.prompt_tokens,
-                                    m.output_tokens));
-  row("engine steps", fmt::format("{}  ({} simulated, the rest identical shapes reused; {} preemptions)",
-                                  m.engine_steps, m.simulated_steps, m.preemptions));
-  row("batch occupancy", fmt::format("{:.1f} sequences per step (time-weighted)", m.mean_batch));
-  row("KV use", fmt::format("mean {:.1f} %, peak {:.1f} % of the pool", 100 * m.mean_kv_use, 100 * m.peak_kv_use));
+  print_instances(out, m);
+  row(out, "batching", fmt::format("{}  (max_batch {}, max_tokens_per_step {})", m.batching, m.max_batch,
+                                   m.max_tokens_per_step));
+  row(out, "requests", fmt::format("{} in {}  ({:.2f} requests/s)", m.requests, ms(m.duration_s), m.requests_per_s));
+  row(out, "output tokens/s", fmt::format("{:.1f}  ({} tokens)", m.output_tokens_per_s, m.output_tokens));
+  row(out, "total tokens/s", fmt::format("{:.1f}  (prompt {} + output {})", m.total_tokens_per_s, m.prompt_tokens,
+                                         m.output_tokens));
+  row(out, "engine steps", fmt::format("{}  ({} passes simulated, the rest identical shapes reused)", m.engine_steps,
+                                       m.simulated_steps));
+  print_preemption(out, m);
+  print_speculative(out, m);
+  row(out, "batch occupancy", fmt::format("{:.1f} sequences per step (time-weighted)", m.mean_batch));
+  row(out, "KV use", fmt::format("mean {:.1f} %, peak {:.1f} % of the pool", 100 * m.mean_kv_use, 100 * m.peak_kv_use));
   if (m.slo_ttft_s > 0 || m.slo_tpot_s > 0)
-    row("SLO attainment", fmt::format("{:.1f} %  (TTFT ≤ {}, TPOT ≤ {})", 100 * m.slo_attainment,
-                                      m.slo_ttft_s > 0 ? ms(m.slo_ttft_s) : "-", m.slo_tpot_s > 0 ? ms(m.slo_tpot_s) : "-"));
+    row(out, "SLO attainment", fmt::format("{:.1f} %  (TTFT ≤ {}, TPOT ≤ {})", 100 * m.slo_attainment,
+                                           m.slo_ttft_s > 0 ? ms(m.slo_ttft_s) : "-",
+                                           m.slo_tpot_s > 0 ? ms(m.slo_tpot_s) : "-"));
   fmt::print(out, "\n  {:<10} {:>11} {:>11} {:>11} {:>11}\n", "latency", "mean", "p50", "p90", "p99");
   print_latency(out, "TTFT", m.ttft_s);
   print_latency(out, "TPOT", m.tpot_s);
   print_latency(out, "ITL", m.itl_s);
   print_latency(out, "E2E", m.e2e_s);
   print_series(out, m);
-}
-
-nlohmann::json serving_json(const RunResult& r) {
-  const ServingMetrics& m = r.serving;
-  if (!m.present) return nullptr;
-  nlohmann::json series = nlohmann::json::array();
-  for (const auto& s : m.series)
-    series.push_back({{"t", s.t}, {"running", s.running}, {"waiting", s.waiting}, {"kv_use", s.kv_use}});
-  return {{"batching", m.batching},
-          {"requests", m.requests},
-          {"duration_s", m.duration_s},
-          {"kv_capacity_tokens", m.kv_capacity_tokens},
-          {"kv_capacity_blocks", m.kv_capacity_blocks},
-          {"block_tokens", m.block_tokens},
-          {"kv_pool_bytes", m.kv_pool_bytes},
-          {"kv_bytes_per_token", m.kv_bytes_per_token},
-          {"weight_bytes", m.weight_bytes},
-          {"activation_peak_bytes", m.activation_peak_bytes},
-          {"prompt_tokens", m.prompt_tokens},
-          {"output_tokens", m.output_tokens},
-          {"requests_per_s", m.requests_per_s},
-          {"output_tokens_per_s", m.output_tokens_per_s},
-          {"total_tokens_per_s", m.total_tokens_per_s},
-          {"ttft_s", stats_json(m.ttft_s)},
-          {"tpot_s", stats_json(m.tpot_s)},
-          {"itl_s", stats_json(m.itl_s)},
-          {"e2e_s", stats_json(m.e2e_s)},
-          {"slo_ttft_s", m.slo_ttft_s},
-          {"slo_tpot_s", m.slo_tpot_s},
-          {"slo_attainment", m.slo_attainment},
-          {"engine_steps", m.engine_steps},
-          {"simulated_steps", m.simulated_steps},
-          {"preemptions", m.preemptions},
-          {"mean_batch", m.mean_batch},
-          {"mean_kv_use", m.mean_kv_use},
-          {"peak_kv_use", m.peak_kv_use},
-          {"series", series}};
 }
 
 }  // namespace hwsim

@@ -31,6 +31,8 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   fmt::print(out, "\n  language model\n");
   row("tokens", fmt::format("{} in {} steps  ({:.1f} tokens/s)", m.tokens, m.steps.size(), m.tokens_per_second));
   if (m.ttft > 0) row("time to first token (TTFT)", seconds(m.ttft));
+  if (m.prefill_tokens_per_second > 0)
+    row("prefill (input tokens)", fmt::format("{:.1f} tokens/s", m.prefill_tokens_per_second));
   if (m.tpot > 0) row("time per output token (TPOT)", fmt::format("{}  ({:.1f} decode tokens/s)", seconds(m.tpot),
                                                                    m.decode_tokens_per_second));
   row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * m.mbu, 100 * m.mfu));
@@ -92,7 +94,7 @@ void print_records(std::ostream& out, const RunResult& r) {
              r.summary_detail, "bound", "lowering");
   constexpr std::size_t kMaxShown = 40;
   std::size_t total = 0;
-  for (const auto& step : r.steps) total += step.records.size();
+  for (const auto& step : r.steps) total += step.record_count;
   std::size_t shown = 0;
   for (const auto& step : r.steps) {
     for (const auto& k : step.records) {

@@ -57,6 +57,8 @@ void print_validation_report(std::ostream& out, const ValidationReport& report, 
     fmt::print(out, "  {:<20} {:>6} {:>8.2f}% {:>12.2f}%\n", k.kind, k.count, k.mape, k.median_error);
   for (const auto& [kind, n] : report.skipped)
     fmt::print(out, "  {:<20} {:>6}   skipped (not modelled, or not on this kind of chip)\n", kind, n);
+  for (const auto& [kind, n] : report.excluded)
+    fmt::print(out, "  {:<20} {:>6}   left out: they fitted parameters (--exclude)\n", kind, n);
   for (const auto& [kind, why] : report.cannot_run)
     fmt::print(out, "  {:<20} {:>6}   cannot run on this chip (first: {})\n", kind, why.first, why.second);
   for (const auto& k : report.kinds) {

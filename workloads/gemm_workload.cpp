@@ -1,5 +1,9 @@
-// gemm:M=..,N=..,K=..,dtype=..,acc=..,repeat=.. — matrix multiplies out[M,N] = x[M,K] · W[N,K]ᵀ.
+// gemm:M=..,N=..,K=..,dtype=..,acc=..,weights=..,dequant=..,lda=..,offset=..,repeat=.. — matrix
+// multiplies out[M,N] = x[M,K] · W[N,K]ᵀ.
+#include <fmt/format.h>
+
 #include "sim/error.h"
+#include "workloads/llm/llm_run.h"
 #include "workloads/workload.h"
 
 namespace hwsim {
@@ -28,6 +32,39 @@ DType accumulate_dtype(const WorkloadSpec& spec, DType t) {
 // Calls of one gemm workload: enough for a benchmark loop to reach its steady clock, bounded so a
 // typo cannot ask for millions of kernels.
 constexpr std::int64_t kMaxRepeat = 10000;
+// weights= narrower than dtype= (int4, int8, fp8 weights with 16-bit activations): a weight-only
+// GEMM, dequantised as dequant= says.
+DType weight_dtype(const WorkloadSpec& spec, DType t) {
+  DType w = spec.dtype("weights", t);
+  auto fail = [&](const std::string& what) { workload_error("workload '" + spec.text() + "': weights: " + what); };
+  if (w == t) return w;
+  if (t != DType::bf16 && t != DType::fp16)
+    fail(std::string(dtype_name(w)) + " weights need 16-bit activations (dtype=bf16 or fp16), not " +
+         std::string(dtype_name(t)));
+  if (w != DType::int4 && w != DType::int8 && w != DType::fp8)
+    fail(std::string(dtype_name(w)) + " is not a weight-only format; valid: int4, int8, fp8 (or the dtype itself)");
+  return w;
+}
+
+// Leading dimensions and base offsets (GemmLayout): lda/ldb ≥ K and ldc ≥ N when given; offset=
+// moves all three matrices, offset_a/_b/_c one each.
+GemmLayout gemm_layout(const WorkloadSpec& spec, const GemmOp& g) {
+  GemmLayout l;
+  auto pitch = [&](const char* key, std::int64_t at_least, const char* dim) {
+    if (!spec.has(key)) return std::int64_t(0);
+    std::int64_t v = spec.positive_int(key);
+    if (v < at_least)
+      workload_error(fmt::format("workload '{}': {}: {} is shorter than a row ({}={}); rows need ld >= {}", spec.text(),
+                                 key, v, dim, at_least, dim));
+    return v;
+  };
+  l.lda = pitch("lda", g.k, "K"), l.ldb = pitch("ldb", g.k, "K"), l.ldc = pitch("ldc", g.n, "N");
+  std::int64_t offset = spec.non_negative_int("offset", 0);
+  l.offset_a = spec.non_negative_int("offset_a", offset);
+  l.offset_b = spec.non_negative_int("offset_b", offset);
+  l.offset_c = spec.non_negative_int("offset_c", offset);
+  return l;
+}
 
 Workload build_gemm(const WorkloadSpec& spec) {
   GemmOp g;
@@ -36,15 +73,17 @@ Workload build_gemm(const WorkloadSpec& spec) {
   g.k = spec.positive_int("K");
   DType t = spec.dtype("dtype", DType::bf16);
   if (t == DType::int4)
-    workload_error("workload '" + spec.text() + "': dtype: int4 is weight-only (use a decode or prefill "
-                   "workload with weights=int4); valid here: bf16, fp16, fp32, tf32, fp8, int8, fp6, fp4");
-  g.a = g.b = t;
+    workload_error("workload '" + spec.text() + "': dtype: int4 is weight-only (use dtype=bf16,weights=int4); "
+                   "valid here: bf16, fp16, fp32, tf32, fp8, int8, fp6, fp4");
+  g.a = t;
+  g.b = weight_dtype(spec, t);
   g.out = result_dtype(t);
   g.acc = accumulate_dtype(spec, t);
-  std::int64_t repeat = spec.positive_int("repeat", 1);
-  if (repeat > kMaxRepeat)
-    workload_error("workload '" + spec.text() + "': repeat: at most " + std::to_string(kMaxRepeat) + " calls");
-  spec.reject_unused({"M", "N", "K", "dtype", "acc", "repeat"});
+  g.dequant = parse_dequant_field(spec, "dequant");
+  g.layout = gemm_layout(spec, g);
+  std::int64_t repeat = spec.positive_int("repeat", 1, kMaxRepeat);
+  spec.reject_unused({"M", "N", "K", "dtype", "acc", "weights", "dequant", "lda", "ldb", "ldc", "offset", "offset_a",
+                      "offset_b", "offset_c", "repeat"});
   Workload w;
   w.steps.push_back(WorkloadStep{"gemm", {}});
   // `repeat` calls one after another, each on buffers of its own (no tensor names, no edges): a
@@ -56,8 +95,10 @@ Workload build_gemm(const WorkloadSpec& spec) {
 
 HWSIM_REGISTER_WORKLOAD("gemm",
                         "one matrix multiply out = x·Wᵀ: M, N, K, dtype=bf16|fp16|fp32|tf32|fp8|int8|fp6|fp4, "
-                        "acc=fp32|fp16 (fp16 accumulate: dtype fp16 or fp8), repeat=1 (calls one after another, each on "
-                        "its own buffers)",
+                        "acc=fp32|fp16 (fp16 accumulate: dtype fp16 or fp8), weights=dtype|int4|int8|fp8 (weight-only "
+                        "with 16-bit dtype), dequant=fused|separate, lda=, ldb=, ldc= (row pitches in elements), "
+                        "offset=, offset_a=, offset_b=, offset_c= (base offsets in elements), repeat=1 (calls one "
+                        "after another, each on its own buffers)",
                         build_gemm);
 
 }  // namespace

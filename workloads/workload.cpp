@@ -35,3 +35,13 @@ Workload WorkloadCatalog::build(const std::string& spec_text) {
 }
 
 }  // namespace hwsim
+
+namespace hwsim {
+
+const OpGraph& step_graph(const WorkloadStep& step, std::unique_ptr<OpGraph>& holder) {
+  if (!step.lower) return step.graph;
+  holder.reset(new OpGraph(step.lower()));  // initialised from the prvalue itself: no copy
+  return *holder;
+}
+
+}  // namespace hwsim

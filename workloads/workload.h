@@ -18,12 +18,20 @@ namespace hwsim {
 
 struct WorkloadStep {
   std::string label;  // "step", "prefill", "decode@513", ...
-  OpGraph graph;
+  OpGraph graph;      // empty when the step is lowered just in time (`lower`)
   // Language-model steps only (0 / "" otherwise): new tokens the step produces (one per sequence:
   // the LM head's next token) and its phase, "prefill" or "decode".
   std::int64_t tokens = 0;
   std::string phase{};
+  // Set for a step whose graph is built only when a runner reaches it (a long generate's decode
+  // steps: thousands of graphs are never held at once); `graph` is then empty. Use step_graph().
+  std::function<OpGraph()> lower{};
 };
+
+// The op graph of `step`: its `graph`, or, for a step lowered just in time, the graph built now
+// into `holder` (which the caller keeps while it uses the graph and drops after). Built in place:
+// an OpGraph (a Boost adjacency_list) has no move, only a deep copy.
+const OpGraph& step_graph(const WorkloadStep& step, std::unique_ptr<OpGraph>& holder);
 
 // What the hardware side needs to know about a language-model workload's memory, beyond its op
 // graphs: the footprint of this run and the per-unit sizes to find the largest batch or context
@@ -81,6 +89,9 @@ struct Workload {
   // The `serve` workload (workloads/serve): requests over time; `steps` is empty, the serving
   // runner (app/serving_runner) builds each engine step from the scheduler's batch.
   std::shared_ptr<const struct ServeSpec> serve;
+  // Things the user should know that do not stop the run (a context beyond the model's trained
+  // maximum), one line each; the CLI prints them on stderr.
+  std::vector<std::string> warnings;
   // One line: what would fit a device of `capacity` bytes (a language model's or training job's
   // layout advice); empty when the workload has none. Set by the builder.
   std::function<std::string(double capacity)> fit_advice;

@@ -15,6 +15,7 @@ struct RunOptions {
   std::string trace_path;              // --trace FILE: Chrome trace of the kernel timeline ("" = none)
   bool quiet = false;                  // no text report
   bool summary = false;                // --summary: the JSON document without a record per kernel
+  std::string detail;                  // --detail full|summary ("" = full for one step, summary for several)
   std::string html_path;               // --html FILE: one self-contained page with pictures ("" = none)
   std::string svg_path;                // --svg FILE: the run's charts in one SVG ("" = none)
 };
@@ -28,6 +29,8 @@ struct ValidateOptions {
   std::string csv_path;
   std::string kind;
   double max_mape = 0;  // > 0: exit 6 when a kind's MAPE exceeds it
+  std::string exclude;  // --exclude FILE: leave out the records that fitted parameters (TOML)
+  std::vector<std::string> where;  // --where FIELD=VALUE: only records with that field value
 };
 int validate_command(const ValidateOptions& options);
 

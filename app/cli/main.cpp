@@ -17,7 +17,10 @@ void add_run_options(CLI::App* target, hwsim::RunOptions& run, hwsim::KernelOpti
   target->add_option("--workload,-w", run.workload, "workload spec, e.g. gemm:M=4096,N=4096,K=4096,dtype=bf16");
   target->add_option("--set", run.overrides, "override a config key: KEY=VALUE (repeatable)")->take_all();
   target->add_option("--json", run.json_path, "write the result document to FILE (- for stdout)");
-  target->add_flag("--summary", run.summary, "JSON: totals, steps and LLM metrics, no record per kernel");
+  target->add_flag("--summary", run.summary, "JSON: totals, steps and LLM metrics, no record per kernel (--detail summary)");
+  target->add_option("--detail", run.detail,
+                     "JSON: full (every record) or summary; default full for a run of one step, summary for several "
+                     "(generate)");
   target->add_option("--html", run.html_path, "write one self-contained HTML page: summary, charts, kernel table");
   target->add_option("--svg", run.svg_path, "write the roofline, time breakdown and timeline charts to FILE (SVG)");
   target->add_flag("--quiet,-q", run.quiet, "no text report on stdout");
@@ -87,6 +90,11 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--csv", validate.csv_path, "write one row per record to FILE");
   validate_cmd->add_option("--kind", validate.kind, "only records of this kind");
   validate_cmd->add_option("--max-mape", validate.max_mape, "exit 6 if any kind's MAPE (percent) exceeds this");
+  validate_cmd->add_option("--exclude", validate.exclude,
+                           "leave out the records that fitted parameters, as listed in FILE "
+                           "(data/measurements/fitted.toml): accuracy judged on the others");
+  validate_cmd->add_option("--where", validate.where,
+                           "only records whose FIELD equals VALUE (repeatable), e.g. --where backend=MATH");
 
   hwsim::SweepCommandOptions sweep;
   CLI::App* sweep_cmd = add_sweep_command(app, sweep);

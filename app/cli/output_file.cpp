@@ -24,31 +24,50 @@ bool is_special_file(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
 
-void write_through(const std::string& path, const std::string& content) {
+using Writer = std::function<void(std::ostream&)>;
+
+// Opens a destination that is written through (a pipe, a device, a link); /dev/ and /proc/ append.
+std::ofstream open_through(const std::string& path) {
   bool system_path = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
   std::ofstream out(path, std::ios::binary | (system_path ? std::ios::app : std::ios::out | std::ios::trunc));
   if (!out) io_error(fmt::format("{}: cannot write output file", shorten(path)));
-  out << content;
-  if (!out.flush()) io_error(fmt::format("{}: write failed", shorten(path)));
+  return out;
 }
 
-void write_stdout(const std::string& content) {
-  std::cout << content;
-  if (!std::cout.flush()) io_error("standard output: write failed");
+// Copies a staged temporary to `out` (a written-through destination or standard output).
+void copy_staged(const std::string& temporary, std::ostream& out, const std::string& name) {
+  std::ifstream in(temporary, std::ios::binary);
+  if (!in) io_error(fmt::format("{}: cannot read back the staged output", shorten(name)));
+  if (in.peek() != std::char_traits<char>::eof()) out << in.rdbuf();  // an empty one inserts nothing
+  if (!out.flush()) io_error(fmt::format("{}: write failed", shorten(name)));
 }
 
-// Writes `content` to a new temporary beside `path`; returns its name.
-std::string write_temporary(const std::string& path, const std::string& content) {
-  std::string temporary = fmt::format("{}.tmp{}", path, ::getpid());
+// Streams `write` into a new temporary file `temporary`; removes it and rethrows on any failure.
+void write_temporary(const std::string& temporary, const std::string& path, const OutputWriter& write) {
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   if (!out) io_error(fmt::format("{}: cannot write output file: {}", shorten(path), std::strerror(errno)));
-  out << content;
+  try {
+    write(out);
+  } catch (...) {
+    out.close();
+    std::remove(temporary.c_str());
+    throw;
+  }
   if (!out.flush()) {
     out.close();
     std::remove(temporary.c_str());
     io_error(fmt::format("{}: write failed", shorten(path)));
   }
-  return temporary;
+}
+
+// Where an output is staged: beside a regular file (renamed into place later), else in the
+// system's temporary folder (copied through later).
+std::string staging_path(const std::string& path, std::size_t index) {
+  if (!is_stdout_path(path) && !is_special_file(path)) return fmt::format("{}.tmp{}", path, ::getpid());
+  std::error_code ec;
+  fs::path folder = fs::temp_directory_path(ec);
+  if (ec) folder = "/tmp";
+  return (folder / fmt::format("hwsim-output-{}-{}", ::getpid(), index)).string();
 }
 
 void rename_into_place(const std::string& temporary, const std::string& path) {
@@ -71,14 +90,22 @@ std::string destination_id(const std::string& path) {
 bool is_stdout_path(const std::string& path) { return path == "-"; }
 
 void write_output(const std::string& path, const std::string& content) {
+  write_output_with(path, [&](std::ostream& out) { out << content; });
+}
+
+void write_output_with(const std::string& path, const OutputWriter& write) {
   OutputSet one;
-  one.add("output", path, [&] { return content; });
+  one.add("output", path, write);
   one.write();
 }
 
-void OutputSet::add(std::string option, std::string path, std::function<std::string()> content) {
+void OutputSet::add(std::string option, std::string path, OutputWriter write) {
   if (path.empty()) return;
-  outputs_.push_back({std::move(option), std::move(path), std::move(content)});
+  outputs_.push_back({std::move(option), std::move(path), std::move(write)});
+}
+
+void OutputSet::add(std::string option, std::string path, std::function<std::string()> content) {
+  add(std::move(option), std::move(path), OutputWriter([content = std::move(content)](std::ostream& out) { out << content(); }));
 }
 
 bool OutputSet::takes_stdout() const {
@@ -110,26 +137,36 @@ void OutputSet::check() const {
 
 void OutputSet::write() const {
   check();
-  // Every content first: making one may fail (a report too large), and nothing is written yet.
-  std::vector<std::string> texts;
-  for (const auto& o : outputs_) texts.push_back(o.content());
-  std::vector<std::pair<std::string, std::string>> staged;  // temporary ("" once renamed), final path
+  std::vector<std::string> staged;  // one temporary per output, "" once renamed into place
+  std::vector<std::string> placed;  // regular files renamed into place, removed again on a failure
+  auto remove_staged = [&] {
+    for (const auto& t : staged)
+      if (!t.empty()) std::remove(t.c_str());
+  };
   try {
-    for (std::size_t i = 0; i < outputs_.size(); ++i)
-      if (!is_stdout_path(outputs_[i].path) && !is_special_file(outputs_[i].path))
-        staged.emplace_back(write_temporary(outputs_[i].path, texts[i]), outputs_[i].path);
-    for (auto& [temporary, path] : staged) {
-      rename_into_place(temporary, path);
-      temporary.clear();
+    for (std::size_t i = 0; i < outputs_.size(); ++i) {
+      staged.push_back(staging_path(outputs_[i].path, i));
+      write_temporary(staged.back(), outputs_[i].path, outputs_[i].write);
     }
+    for (std::size_t i = 0; i < outputs_.size(); ++i)
+      if (!is_stdout_path(outputs_[i].path) && !is_special_file(outputs_[i].path)) {
+        rename_into_place(staged[i], outputs_[i].path);
+        staged[i].clear();
+        placed.push_back(outputs_[i].path);
+      }
+    for (std::size_t i = 0; i < outputs_.size(); ++i)
+      if (!staged[i].empty() && !is_stdout_path(outputs_[i].path)) {
+        std::ofstream out = open_through(outputs_[i].path);
+        copy_staged(staged[i], out, outputs_[i].path);
+      }
+    for (std::size_t i = 0; i < outputs_.size(); ++i)
+      if (is_stdout_path(outputs_[i].path)) copy_staged(staged[i], std::cout, "standard output");
   } catch (...) {
-    for (const auto& [temporary, path] : staged) std::remove((temporary.empty() ? path : temporary).c_str());
+    remove_staged();
+    for (const auto& p : placed) std::remove(p.c_str());
     throw;
   }
-  for (std::size_t i = 0; i < outputs_.size(); ++i)
-    if (!is_stdout_path(outputs_[i].path) && is_special_file(outputs_[i].path)) write_through(outputs_[i].path, texts[i]);
-  for (std::size_t i = 0; i < outputs_.size(); ++i)
-    if (is_stdout_path(outputs_[i].path)) write_stdout(texts[i]);
+  remove_staged();
 }
 
 }  // namespace hwsim

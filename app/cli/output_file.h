@@ -10,12 +10,18 @@
 //    partial file.
 // A failure is a UserError(io) naming the path.
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace hwsim {
 
+// Writes one output's content to the stream it is given (a document too large to hold in memory
+// as one string is streamed, never built whole).
+using OutputWriter = std::function<void(std::ostream&)>;
+
 void write_output(const std::string& path, const std::string& content);
+void write_output_with(const std::string& path, const OutputWriter& write);
 
 // True when `path` is "-" (standard output): a command then keeps its text report off stdout.
 bool is_stdout_path(const std::string& path);
@@ -24,16 +30,17 @@ bool is_stdout_path(const std::string& path);
 inline void write_file_atomically(const std::string& path, const std::string& content) { write_output(path, content); }
 
 // Every output file of one run, written all or nothing:
-//  - add() names each output (the option, for errors) and how to make its content; an empty
+//  - add() names each output (the option, for errors) and how to write its content; an empty
 //    path is no output. check() refuses, before anything runs, two outputs naming one
 //    destination (the same path, or one file by two names) and a destination whose folder does
 //    not exist or is a file;
-//  - write() makes every content, writes each regular file's to a temporary beside it, and only
-//    when all are complete renames them into place; any failure removes every temporary and the
-//    run leaves no file. Pipes, devices and standard output are written after that (they cannot
-//    be taken back), standard output last.
+//  - write() streams every content to a temporary (beside a regular file's path; in the system's
+//    temporary folder for a pipe, a device or standard output) and only when all are complete
+//    renames the regular files into place, then copies the others through, standard output last
+//    (they cannot be taken back). Any failure removes every temporary and the run leaves no file.
 class OutputSet {
  public:
+  void add(std::string option, std::string path, OutputWriter write);
   void add(std::string option, std::string path, std::function<std::string()> content);
   void check() const;
   void write() const;
@@ -42,7 +49,7 @@ class OutputSet {
  private:
   struct Output {
     std::string option, path;
-    std::function<std::string()> content;
+    OutputWriter write;
   };
   std::vector<Output> outputs_;
 };

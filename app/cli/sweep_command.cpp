@@ -55,8 +55,8 @@ int sweep_command(const SweepCommandOptions& o) {
   if (!o.plot_y.empty() && (o.plot_y == "bound" || std::find(metrics.begin(), metrics.end(), o.plot_y) == metrics.end()))
     usage_error(fmt::format("sweep --plot-y {}: not a numeric metric column (seconds, tokens_per_second, ...)", o.plot_y));
   OutputSet outputs;  // --out streams its rows (for --resume); checked here against --svg
-  if (o.out != "-") outputs.add("--out", o.out, {});
-  outputs.add("--svg", o.svg_path, {});
+  if (o.out != "-") outputs.add("--out", o.out, OutputWriter{});
+  outputs.add("--svg", o.svg_path, OutputWriter{});
   outputs.check();
   SweepSummary s = run_sweep(options);
   if (world.rank == 0 && !o.svg_path.empty())

@@ -20,10 +20,20 @@ int validate_command(const ValidateOptions& options) {
   });
   outputs.check();
   auto records = read_measurements(options.file);
-  report = validate(records, ValidationOptions{options.chip, options.system, options.overrides, options.kind});
+  ValidationOptions how;
+  how.chip = options.chip, how.system = options.system, how.overrides = options.overrides;
+  how.only_kind = options.kind, how.file = options.file;
+  if (!options.exclude.empty()) how.exclude = FittedRecords::load(options.exclude);
+  for (const auto& w : options.where) {
+    auto eq = w.find('=');
+    if (eq == std::string::npos || eq == 0)
+      usage_error(fmt::format("validate: --where {}: expected FIELD=VALUE (e.g. backend=MATH)", w));
+    how.where.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+  }
+  report = validate(records, how);
   if (!options.kind.empty() && report.rows.empty())
-    usage_error(fmt::format("validate: no record of kind '{}' that the simulator models in {}", options.kind,
-                            options.file));
+    usage_error(fmt::format("validate: no record of kind '{}'{} that the simulator models in {}", options.kind,
+                            options.where.empty() ? "" : " with the --where fields", options.file));
   outputs.write();
   print_validation_report(std::cout, report, options.file, options.system.empty() ? options.chip : options.system);
   if (options.max_mape > 0) {

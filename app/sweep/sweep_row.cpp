@@ -22,6 +22,17 @@ nlohmann::ordered_json run_metrics(const RunResult& r) {
                               {"average_clock", r.power.average_clock},
                               {"throttled_share", r.power.throttled_share},
                               {"flops_per_joule", r.power.flops_per_joule}};
+  if (r.serving.present) {  // a serve run: its duration, output tokens/s and mean TTFT and TPOT
+    // The result's step figures cover each distinct pass shape once (docs/serving.md), not the
+    // run: left empty rather than shown as the run's rate, energy or power.
+    for (const char* step_only : {"achieved_flop_rate", "percent_of_peak", "memory_bandwidth", "times_floor", "bound",
+                                  "energy", "average_power", "average_clock", "throttled_share", "flops_per_joule"})
+      m[step_only] = nullptr;
+    m["seconds"] = r.serving.duration_s;
+    m["tokens_per_second"] = r.serving.output_tokens_per_s;
+    m["ttft"] = r.serving.ttft_s.mean;
+    m["tpot"] = r.serving.tpot_s.mean;
+  }
   if (r.llm.present) {
     m["tokens_per_second"] = r.llm.tokens_per_second;
     m["ttft"] = r.llm.ttft;

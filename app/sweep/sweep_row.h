@@ -15,7 +15,8 @@ namespace hwsim {
 // seconds: the whole run; achieved_flop_rate FLOP/s; percent_of_peak; memory_bandwidth: main
 // memory bytes/s achieved; times_floor: seconds / roofline floor; bound; energy J; average_power W;
 // the language-model ones (empty for other workloads): tokens_per_second, ttft, tpot (seconds),
-// mbu, mfu (fractions).
+// mbu, mfu (fractions). A serve run (docs/serving.md): seconds is its duration, tokens_per_second its
+// output tokens/s, ttft and tpot the means over its requests.
 const std::vector<std::string>& sweep_metric_columns();
 
 // The metrics of one finished run, keyed by sweep_metric_columns() (LLM ones only when present).

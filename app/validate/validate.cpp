@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
@@ -56,6 +57,22 @@ std::string chip_kind(const ValidationOptions& options) {
 }
 }  // namespace
 
+namespace {
+// Whether the record's `key` field spells `value` (numbers by value, booleans as true/false).
+bool field_is(const Measurement& m, const std::string& key, const std::string& value) {
+  if (!m.fields.contains(key)) return false;
+  const auto& f = m.fields[key];
+  if (f.is_string()) return f.get<std::string>() == value;
+  if (f.is_boolean()) return (f.get<bool>() ? "true" : "false") == value;
+  if (f.is_number()) {
+    char* end = nullptr;
+    double v = std::strtod(value.c_str(), &end);
+    return end && *end == '\0' && !value.empty() && f.get<double>() == v;
+  }
+  return false;
+}
+}  // namespace
+
 ValidationReport validate(const std::vector<Measurement>& records, const ValidationOptions& options) {
   const std::string kind = chip_kind(options);
   const bool on_system = !options.system.empty();
@@ -65,6 +82,13 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
   for (const auto& m : records) {
     bar.update(seen++);
     if (!options.only_kind.empty() && m.kind != options.only_kind) continue;
+    bool selected = true;
+    for (const auto& [key, value] : options.where) selected = selected && field_is(m, key, value);
+    if (!selected) continue;
+    if (!options.exclude.fitted(m, options.file).empty()) {
+      ++report.excluded[m.kind];
+      continue;
+    }
     auto adapter = MeasurementKinds::adapters().find(m.kind);
     std::optional<PredictionPlan> plan;
     if (adapter != MeasurementKinds::adapters().end() && m.seconds > 0) plan = adapter->second(m);

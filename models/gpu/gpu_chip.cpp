@@ -117,6 +117,9 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.vocabulary = GpuVocabulary::from_config(c);
   g.warp_size = int(c.whole("gpu.sm.warp_size"));
   g.gemm_library = GemmLibraryHabits::from_config(c);
+  g.attention_library = AttentionHabits::from_config(c);
+  g.quant_library = QuantHabits::from_config(c);
+  g.paths = SmInstructionPaths::from_config(c);
   return g;
 }
 

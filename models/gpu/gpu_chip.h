@@ -5,8 +5,11 @@
 #include <string>
 
 #include "models/gpu/gpu_memory_layout.h"
+#include "models/gpu/instruction_paths.h"
 #include "models/gpu/library_habits.h"
 #include "models/gpu/power/gpu_power_params.h"
+#include "models/gpu/library_habits_attention.h"
+#include "models/gpu/library_habits_quant.h"
 #include "models/gpu/vendor_vocabulary.h"
 #include "ops/dtype.h"
 
@@ -48,6 +51,9 @@ struct GpuChip {
   GpuVocabulary vocabulary;
   int warp_size = 32;                // gpu.sm.warp_size: NVIDIA warp 32, AMD CDNA wavefront 64
   GemmLibraryHabits gemm_library;
+  AttentionHabits attention_library;  // attention implementations offered, SDPA's order
+  QuantHabits quant_library;          // the fused weight-only GEMM kernel
+  SmInstructionPaths paths;           // mma.sync share of the tensor rate, the LSU path without TMA
 
   // Power and energy (models/gpu/power/gpu_power_params.h): the board limit the clock governor
   // holds, static power, and the energy of SM activity, FLOPs per dtype, L2, HBM and MALL bytes.

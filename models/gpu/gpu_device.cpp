@@ -3,7 +3,9 @@
 // decides how SMs execute work: "tile" (the default) runs workloads as kernels of CTA tiles on a
 // TileMachine; "warp" runs kernel programs lane by lane (hwsim --kernel, app/cli/kernel_command)
 // and takes no op-graph workload.
+#include <cstring>
 #include <fmt/format.h>
+#include <variant>
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/tile_machine.h"
@@ -38,6 +40,66 @@ GpuChip tile_chip(const Config& config) {
   return chip;
 }
 
+// The kernels of a step's ops, lowered once and reused while an op stays the same: lowering is a
+// pure function of the op (name, class, shape), its tensor identities and its position in the step
+// (its L2 object ids), and a long generate's decode steps differ only in their attention ops.
+// Entries are kept within a budget of CTAs, so one huge step (a long prefill) is not held whole.
+class LoweredOps {
+ public:
+  // The kernels of step.order[index] (valid until the next call).
+  const std::vector<PackedKernel>& get(const StepProgram& step, std::size_t index, const GpuChip& chip) {
+    OpVertex v = step.order[index];
+    const Op& op = (*step.graph)[v];
+    if (index < entries_.size() && entries_[index].same(op, step.tensors[v])) return entries_[index].kernels;
+    std::vector<PackedKernel> kernels;
+    for (Kernel& k : lower_tile_op(step, index, chip)) {
+      if (!chip.vocabulary.is_nvidia()) k.config = chip.vocabulary.reword(k.config);  // lowerings speak NVIDIA's words
+      kernels.push_back(PackedKernel::pack(std::move(k)));
+    }
+    if (index >= entries_.size()) entries_.resize(index + 1);
+    Entry& e = entries_[index];
+    held_ctas_ -= e.ctas;
+    e = Entry{};
+    std::size_t ctas = 0;
+    for (const PackedKernel& k : kernels) ctas += k.ctas.size();
+    if (held_ctas_ + ctas > kMaxHeldCtas) {  // not kept: used once
+      scratch_ = std::move(kernels);
+      return scratch_;
+    }
+    e.name = op.name, e.op_class = op.op_class, e.shape = op.shape, e.tensors = step.tensors[v];
+    e.kernels = std::move(kernels);
+    e.ctas = ctas;
+    e.valid = true;
+    held_ctas_ += ctas;
+    return e.kernels;
+  }
+
+ private:
+  // About 5 MB of lowered CTAs at most (a decode step of an 8B model holds 30 thousand).
+  static constexpr std::size_t kMaxHeldCtas = std::size_t(1) << 16;
+  struct Entry {
+    bool valid = false;
+    std::string name, op_class;
+    Op::Shape shape;
+    TensorIds tensors;
+    std::vector<PackedKernel> kernels;
+    std::size_t ctas = 0;
+    // Byte-wise equal shapes are equal (a difference in padding only makes a needless miss).
+    bool same(const Op& op, const TensorIds& t) const {
+      if (!valid || !op.fused.empty() || op.name != name || op.op_class != op_class || op.shape.index() != shape.index() ||
+          t.input != tensors.input || t.output != tensors.output)
+        return false;
+      return std::visit([&](const auto& mine) {
+        using S = std::decay_t<decltype(mine)>;
+        return std::memcmp(&mine, &std::get<S>(op.shape), sizeof(S)) == 0;
+      }, shape);
+    }
+  };
+  std::vector<Entry> entries_;  // by position in the step
+  std::size_t held_ctas_ = 0;
+  std::vector<PackedKernel> scratch_;
+};
+
 class GpuDevice : public Device {
  public:
   explicit GpuDevice(const Config& config)
@@ -45,17 +107,24 @@ class GpuDevice : public Device {
 
   const DeviceInfo& info() const override { return info_; }
 
+  // Each op is lowered just before its kernels run (or its kernels of an earlier step reused), so
+  // few CTAs are held at a time.
   std::vector<WorkRecord> run_step(const StepProgram& step) override {
-    std::vector<Kernel> kernels = lower_tile_step(step, chip_);
-    if (!chip_.vocabulary.is_nvidia())  // lowerings describe themselves in NVIDIA's words
-      for (Kernel& k : kernels) k.config = chip_.vocabulary.reword(k.config);
-    return machine_.run_kernels(kernels);
+    std::vector<WorkRecord> records;
+    double start = sim_now();
+    for (std::size_t i = 0; i < step.order.size(); ++i) {
+      const auto& kernels = lowered_.get(step, i, chip_);
+      bool last_op = i + 1 == step.order.size();
+      for (const PackedKernel& k : kernels) records.push_back(machine_.run_kernel(k, start, last_op && &k == &kernels.back()));
+    }
+    return records;
   }
 
  private:
   GpuChip chip_;
   DeviceInfo info_;
   TileMachine machine_;
+  LoweredOps lowered_;
 };
 
 }  // namespace

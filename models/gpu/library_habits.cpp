@@ -18,6 +18,10 @@ const ParamRegistration habit_params({"gpu"}, {
                "GEMM macro tiles the library's heuristic chooses among (tensor/matrix cores), BMxBN or BMxBNxBK "
                "(BK: K per stage for 16-bit operands), comma-separated; default: cuBLAS/CUTLASS shapes")
         .defaults_to("128x256,256x128,128x192,128x128,128x64,64x256,64x128,64x64"),
+    text_param("gpu.tile.unaligned_gemm_tiles",
+               "GEMM tiles of the fallback kernels for operands whose rows or base address are not 16-byte aligned "
+               "(Ampere-style mma.sync kernels without TMA), BMxBN, comma-separated")
+        .defaults_to("128x128,128x64,64x128,64x64"),
     text_param("gpu.tile.simt_gemm_tiles", "GEMM tiles for FP32 on the vector (CUDA) cores, BMxBN, comma-separated")
         .defaults_to("128x128,128x64,64x128,64x64"),
     integer_param("gpu.tile.register_prefetch_stages",
@@ -71,6 +75,8 @@ GemmLibraryHabits GemmLibraryHabits::from_config(const Config& c) {
   GemmLibraryHabits h;
   h.tensor_tiles = parse_tile_shapes(c.text("gpu.tile.gemm_tiles"), "gpu.tile.gemm_tiles",
                                      c.value("gpu.tile.gemm_tiles").origin, true);
+  h.unaligned_tiles = parse_tile_shapes(c.text("gpu.tile.unaligned_gemm_tiles"), "gpu.tile.unaligned_gemm_tiles",
+                                        c.value("gpu.tile.unaligned_gemm_tiles").origin, false);
   h.simt_tiles = parse_tile_shapes(c.text("gpu.tile.simt_gemm_tiles"), "gpu.tile.simt_gemm_tiles",
                                    c.value("gpu.tile.simt_gemm_tiles").origin, false);
   h.register_prefetch_stages = int(c.whole("gpu.tile.register_prefetch_stages"));

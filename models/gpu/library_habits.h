@@ -21,6 +21,9 @@ struct GemmLibraryHabits {
   // gpu.tile.gemm_tiles, in the heuristic's order (default: the shapes cuBLAS/CUTLASS ship)
   std::vector<GemmTileShape> tensor_tiles = {{128, 256}, {256, 128}, {128, 192}, {128, 128},
                                              {128, 64},  {64, 256},  {64, 128},  {64, 64}};
+  // gpu.tile.unaligned_gemm_tiles: the CUTLASS 2.x (sm80-style, mma.sync) kernels the library
+  // falls back to when an operand's rows or base address are not 16-byte aligned (no TMA)
+  std::vector<GemmTileShape> unaligned_tiles = {{128, 128}, {128, 64}, {64, 128}, {64, 64}};
   // gpu.tile.simt_gemm_tiles (FP32 on the vector units)
   std::vector<GemmTileShape> simt_tiles = {{128, 128}, {128, 64}, {64, 128}, {64, 64}};
   // gpu.tile.register_prefetch_stages: K stages of global loads a kernel keeps in flight in

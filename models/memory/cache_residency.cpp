@@ -4,6 +4,86 @@
 
 namespace hwsim {
 
+namespace {
+constexpr std::size_t kInitialTable = 4096;  // slots (a power of two); doubled at half full
+
+std::size_t hash_id(std::int64_t id) {
+  auto x = static_cast<std::uint64_t>(id);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return std::size_t(x);
+}
+}  // namespace
+
+CacheResidency::CacheResidency(double capacity_bytes)
+    : capacity_(capacity_bytes), table_(kInitialTable, kNone), mask_(kInitialTable - 1) {}
+
+std::int32_t CacheResidency::find(std::int64_t id) const {
+  for (std::size_t i = hash_id(id) & mask_;; i = (i + 1) & mask_) {
+    std::int32_t slot = table_[i];
+    if (slot == kNone) return kNone;
+    if (entries_[std::size_t(slot)].id == id) return slot;
+  }
+}
+
+void CacheResidency::map_insert(std::int64_t id, std::int32_t slot) {
+  if (2 * (count_ + 1) > table_.size()) {  // grow: rehash every entry
+    std::vector<std::int32_t> old = std::move(table_);
+    table_.assign(old.size() * 2, kNone);
+    mask_ = table_.size() - 1;
+    for (std::int32_t s : old)
+      if (s != kNone) {
+        std::size_t i = hash_id(entries_[std::size_t(s)].id) & mask_;
+        while (table_[i] != kNone) i = (i + 1) & mask_;
+        table_[i] = s;
+      }
+  }
+  std::size_t i = hash_id(id) & mask_;
+  while (table_[i] != kNone) i = (i + 1) & mask_;
+  table_[i] = slot;
+}
+
+// Linear probing without tombstones: the entries after the hole move back where they may.
+void CacheResidency::map_erase(std::int64_t id) {
+  std::size_t i = hash_id(id) & mask_;
+  while (entries_[std::size_t(table_[i])].id != id) i = (i + 1) & mask_;
+  table_[i] = kNone;
+  for (std::size_t j = (i + 1) & mask_; table_[j] != kNone; j = (j + 1) & mask_) {
+    std::size_t home = hash_id(entries_[std::size_t(table_[j])].id) & mask_;
+    // The entry at j stays unless the hole at i lies between its home and j (cyclically).
+    bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+    if (stays) continue;
+    table_[i] = table_[j];
+    table_[j] = kNone;
+    i = j;
+  }
+}
+
+void CacheResidency::link_front(std::int32_t slot) {
+  Entry& e = entries_[std::size_t(slot)];
+  e.newer = kNone;
+  e.older = newest_;
+  if (newest_ != kNone) entries_[std::size_t(newest_)].newer = slot;
+  newest_ = slot;
+  if (oldest_ == kNone) oldest_ = slot;
+}
+
+void CacheResidency::unlink(std::int32_t slot) {
+  Entry& e = entries_[std::size_t(slot)];
+  if (e.newer != kNone) entries_[std::size_t(e.newer)].older = e.older;
+  else newest_ = e.older;
+  if (e.older != kNone) entries_[std::size_t(e.older)].newer = e.newer;
+  else oldest_ = e.newer;
+}
+
+void CacheResidency::erase(std::int32_t slot) {
+  unlink(slot);
+  map_erase(entries_[std::size_t(slot)].id);
+  free_.push_back(slot);
+  --count_;
+}
+
 CacheTraffic CacheResidency::read(std::int64_t id, double bytes, double offset) {
   if (id < 0) return {bytes, 0};
   double missed = 0;
@@ -19,9 +99,9 @@ CacheTraffic CacheResidency::write(std::int64_t id, double bytes, double offset)
 
 double CacheResidency::insert(std::int64_t id, double begin, double end, bool dirty, double* missed) {
   *missed = end - begin;
-  auto it = where_.find(id);
-  if (it != where_.end()) {
-    Entry& old = *it->second;
+  std::int32_t at = find(id);
+  if (at != kNone) {
+    Entry& old = entries_[std::size_t(at)];
     double overlap = std::max(0.0, std::min(end, old.end) - std::max(begin, old.begin));
     *missed -= overlap;
     if (old.end >= begin && end >= old.begin) {  // touching or overlapping: grow the range
@@ -33,39 +113,52 @@ double CacheResidency::insert(std::int64_t id, double begin, double end, bool di
       // Update in place and make it the most recent.
       used_ += (end - begin) - old.bytes();
       old.begin = begin, old.end = end, old.dirty = dirty;
-      lru_.splice(lru_.begin(), lru_, it->second);
+      if (newest_ != at) {
+        unlink(at);
+        link_front(at);
+      }
       return evict_to_fit();
     }
     used_ -= old.bytes();
-    lru_.erase(it->second);
-    where_.erase(it);
+    erase(at);
   }
   if (end - begin > capacity_) {  // cannot stay: written through
-    record(Entry{id, begin, end, dirty});
+    record(Entry{id, begin, end, dirty, kNone, kNone});
     return dirty ? end - begin : 0;
   }
-  lru_.push_front(Entry{id, begin, end, dirty});
-  where_.emplace(id, lru_.begin());
+  std::int32_t slot;
+  if (free_.empty()) {
+    slot = std::int32_t(entries_.size());
+    entries_.push_back(Entry{id, begin, end, dirty, kNone, kNone});
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+    entries_[std::size_t(slot)] = Entry{id, begin, end, dirty, kNone, kNone};
+  }
+  map_insert(id, slot);
+  ++count_;
+  link_front(slot);
   used_ += end - begin;
   return evict_to_fit();
 }
 
 double CacheResidency::evict_to_fit() {
   double written_back = 0;
-  while (used_ > capacity_ && lru_.size() > 1) {
-    const Entry& victim = lru_.back();
+  while (used_ > capacity_ && count_ > 1) {
+    std::int32_t slot = oldest_;
+    const Entry& victim = entries_[std::size_t(slot)];
     if (victim.dirty) written_back += victim.bytes();
     record(victim);
     used_ -= victim.bytes();
-    where_.erase(victim.id);
-    lru_.pop_back();
+    erase(slot);
   }
   return written_back;
 }
 
 double CacheResidency::clean_all() {
   double bytes = 0;
-  for (Entry& e : lru_) {
+  for (std::int32_t slot = newest_; slot != kNone; slot = entries_[std::size_t(slot)].older) {
+    Entry& e = entries_[std::size_t(slot)];
     if (!e.dirty) continue;
     bytes += e.bytes();
     record(e);

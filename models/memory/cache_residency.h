@@ -6,8 +6,6 @@
 // dirty objects; evicting a dirty object owes its bytes to the next level (write-back). Objects with a negative id are streaming data
 // that is never reused (reads always miss and do not allocate).
 #include <cstdint>
-#include <list>
-#include <unordered_map>
 #include <vector>
 
 namespace hwsim {
@@ -25,7 +23,7 @@ struct WrittenBack {
 
 class CacheResidency {
  public:
-  explicit CacheResidency(double capacity_bytes) : capacity_(capacity_bytes) { where_.reserve(4096); }
+  explicit CacheResidency(double capacity_bytes);
 
   // Reads `bytes` of object `id` starting at byte `offset` of the object. An object holds one
   // contiguous byte range; bytes outside it miss, and the range grows to cover what was touched
@@ -33,7 +31,7 @@ class CacheResidency {
   CacheTraffic read(std::int64_t id, double bytes, double offset = 0);
   // Writes `bytes` of object `id` at `offset` (allocates it dirty).
   CacheTraffic write(std::int64_t id, double bytes, double offset = 0);
-  bool resident(std::int64_t id) const { return where_.count(id) != 0; }
+  bool resident(std::int64_t id) const { return find(id) != kNone; }
   // From now on, every dirty range this level writes back (evicted, or too large to stay) is also
   // appended to `sink` (nullptr: not recorded), so a farther cache can allocate it.
   void record_write_backs(std::vector<WrittenBack>* sink) { sink_ = sink; }
@@ -43,10 +41,15 @@ class CacheResidency {
   double resident_bytes() const { return used_; }
 
  private:
+  // Entries live in a vector, linked most recent first, with their slots reused; an open-addressing
+  // table maps ids to slots. Nothing is allocated per access once the level is warm: a GPU step
+  // makes hundreds of thousands of accesses.
+  static constexpr std::int32_t kNone = -1;
   struct Entry {
     std::int64_t id;
     double begin, end;  // resident byte range of the object
     bool dirty;
+    std::int32_t newer = kNone, older = kNone;  // LRU neighbours
     double bytes() const { return end - begin; }
   };
   // Makes [begin, end) of `id` resident (most recent); returns the bytes that were not resident
@@ -54,11 +57,21 @@ class CacheResidency {
   double insert(std::int64_t id, double begin, double end, bool dirty, double* missed);
   double evict_to_fit();  // evicts least recent entries until within capacity; write-back bytes
   void record(const Entry& e) { if (sink_ && e.dirty) sink_->push_back({e.id, e.begin, e.end}); }
+  std::int32_t find(std::int64_t id) const;  // slot of `id`, or kNone
+  void link_front(std::int32_t slot);
+  void unlink(std::int32_t slot);
+  void erase(std::int32_t slot);             // unlinks, unmaps and frees the slot
+  void map_insert(std::int64_t id, std::int32_t slot);
+  void map_erase(std::int64_t id);
   double capacity_;
   double used_ = 0;
   std::vector<WrittenBack>* sink_ = nullptr;
-  std::list<Entry> lru_;  // front = most recent
-  std::unordered_map<std::int64_t, std::list<Entry>::iterator> where_;
+  std::vector<Entry> entries_;
+  std::vector<std::int32_t> free_;
+  std::int32_t newest_ = kNone, oldest_ = kNone;
+  std::size_t count_ = 0;
+  std::vector<std::int32_t> table_;  // open addressing, linear probing: slot or kNone
+  std::size_t mask_ = 0;
 };
 
 }  // namespace hwsim

@@ -12,12 +12,24 @@ FlowHost::FlowHost(sc_core::sc_module_name name) : sc_core::sc_module(name) {
   dont_initialize();
 }
 
+void FlowHost::wake_in_this_instant() {
+  // However many flows start now, one wake-up in the next delta cycle (it replaces a timed one).
+  if (delta_pending_) return;
+  wakeup_.cancel();
+  wakeup_.notify(sc_core::SC_ZERO_TIME);
+  delta_pending_ = true;
+}
+
 void FlowHost::start(FlowSpec spec, std::function<void()> on_done) {
   network_.advance_to(sim_now());
   network_.start(std::move(spec), std::move(on_done));
-  // Rates are recomputed once, in the next delta cycle, however many flows start now.
-  wakeup_.cancel();
-  wakeup_.notify(sc_core::SC_ZERO_TIME);
+  wake_in_this_instant();
+}
+
+void FlowHost::start_group(FlowSpec spec, FlowMembers group, FlowNetwork::MembersDone on_done) {
+  network_.advance_to(sim_now());
+  network_.start_group(std::move(spec), group, std::move(on_done));
+  wake_in_this_instant();
 }
 
 void FlowHost::set_capacities(const std::vector<std::pair<ResourceId, double>>& capacities) {
@@ -28,6 +40,7 @@ void FlowHost::set_capacities(const std::vector<std::pair<ResourceId, double>>& 
 }
 
 void FlowHost::on_wakeup() {
+  delta_pending_ = false;
   try {
     finish_due();
   } catch (...) {
@@ -36,25 +49,27 @@ void FlowHost::on_wakeup() {
 }
 
 void FlowHost::finish_due() {
-  network_.advance_to(sim_now());
-  auto finished = network_.take_finished_callbacks();
+  double now = sim_now();
+  network_.advance_to(now);
+  network_.take_finished_callbacks(finished_);
   // A wake-up that finishes nothing at the same instant as the last one means the completion
   // time cannot be represented: a bug, reported rather than spun on.
-  if (finished.empty() && sim_now() == last_wakeup_) {
+  if (finished_.empty() && now == last_wakeup_) {
     if (++wakeups_without_progress_ > 1000)
-      throw std::logic_error(network_.describe("flow network makes no progress at t=" + std::to_string(sim_now())));
+      throw std::logic_error(network_.describe("flow network makes no progress at t=" + std::to_string(now)));
   } else {
     wakeups_without_progress_ = 0;
   }
-  last_wakeup_ = sim_now();
-  for (auto& done : finished)
-    if (done.on_done) done.on_done();
+  last_wakeup_ = now;
+  // Callbacks may start flows (not finish any): the list is not touched while they run.
+  for (auto& done : finished_) done();
   reschedule();
 }
 
 void FlowHost::reschedule() {
   double next = network_.next_completion();
   wakeup_.cancel();
+  delta_pending_ = false;
   if (!std::isfinite(next)) return;
   double delay = std::max(0.0, next - sim_now());
   require_in_range(next);

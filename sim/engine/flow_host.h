@@ -22,14 +22,20 @@ class FlowHost : public sc_core::sc_module {
   // Changes resource capacities now (flows progress at the old rates up to now): each (resource,
   // capacity) pair; completions are rescheduled once.
   void set_capacities(const std::vector<std::pair<ResourceId, double>>& capacities);
+  // Starts a group of alike flows now (FlowNetwork::start_group); `on_done(begin, end)` runs for
+  // the members that completed.
+  void start_group(FlowSpec spec, FlowMembers group, FlowNetwork::MembersDone on_done);
 
  private:
   void on_wakeup();   // SC_METHOD: finish_due(), a failure handed to fail_simulation()
   void finish_due();  // runs the callbacks of the flows finished now, reschedules
   void reschedule();
+  void wake_in_this_instant();  // rates are recomputed once, in the next delta cycle
 
   FlowNetwork network_;
   sc_core::sc_event wakeup_;
+  bool delta_pending_ = false;  // wakeup_ is notified for the next delta cycle
+  std::vector<FlowNetwork::Finished> finished_;  // reused by finish_due
   double last_wakeup_ = -1;
   int wakeups_without_progress_ = 0;
 };

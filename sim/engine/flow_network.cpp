@@ -10,6 +10,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // A flow is done when less than this fraction of its bytes (or of one byte) remains; absorbs
 // floating-point residue from advancing to a predicted completion time.
 constexpr double kDoneFraction = 1e-9;
+// A resource is saturated, and a flow at its cap, within this relative margin.
+constexpr double kSaturated = 1e-12;
 }  // namespace
 
 ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per_s) {
@@ -36,10 +38,36 @@ FlowId FlowNetwork::start(FlowSpec spec, std::function<void()> on_done) {
   return flows_.back().id;
 }
 
+FlowId FlowNetwork::start_group(FlowSpec spec, FlowMembers group, MembersDone on_done) {
+  if (group.members.empty()) throw std::logic_error("FlowNetwork::start_group: a group without members");
+  Flow f;
+  f.id = next_id_;
+  next_id_ += FlowId(group.members.size());  // an id per member, as separate flows would have
+  f.remaining = spec.bytes;
+  f.initial = spec.bytes;
+  f.max_rate = spec.max_rate;
+  f.demands = std::move(spec.demands);
+  f.members = group.members;
+  f.member_weight = group.weight;
+  f.member_begin = group.first;
+  f.on_members = std::move(on_done);
+  flows_.push_back(std::move(f));
+  dirty_ = true;
+  return flows_.back().id;
+}
+
+std::size_t FlowNetwork::active_flows() const {
+  std::size_t n = 0;
+  for (const auto& f : flows_) n += f.count();
+  return n;
+}
+
 bool FlowNetwork::is_done(const Flow& f) const {
   return f.remaining <= std::max(1.0, f.initial) * kDoneFraction;
 }
 
+// A group's members progress as one; each of its shared demands is added once per member, in a
+// row, as its separate flows would add them.
 void FlowNetwork::advance_to(double t) {
   double dt = t - now_;
   if (dt <= 0) return;
@@ -48,10 +76,15 @@ void FlowNetwork::advance_to(double t) {
   for (auto& f : flows_) {
     double moved = std::min(f.remaining, f.rate * dt);
     f.remaining -= moved;
+    std::size_t count = f.count();
     f.demands.for_each([&](const FlowDemand& d) {
-      resources_[d.resource].bytes += moved * d.weight;
-      load_[d.resource] += f.rate * d.weight;
+      for (std::size_t k = 0; k < count; ++k) resources_[d.resource].bytes += moved * d.weight;
+      load_[d.resource] += f.rate * d.weight;  // only whether it is above 0 matters
     });
+    for (ResourceId m : f.members) {
+      resources_[m].bytes += moved * f.member_weight;
+      load_[m] += f.rate * f.member_weight;
+    }
   }
   for (std::size_t r = 0; r < resources_.size(); ++r) {
     if (load_[r] > 0) resources_[r].busy += dt;
@@ -75,51 +108,87 @@ double FlowNetwork::next_completion() {
 
 std::vector<FlowId> FlowNetwork::take_finished() {
   std::vector<FlowId> ids;
-  for (const auto& f : take_finished_callbacks()) ids.push_back(f.id);
+  for (const auto& f : take_finished_callbacks())
+    for (std::size_t k = 0; k < std::max<std::size_t>(1, f.end - f.begin); ++k) ids.push_back(f.id + FlowId(k));
   return ids;
 }
 
 std::vector<FlowNetwork::Finished> FlowNetwork::take_finished_callbacks() {
   std::vector<Finished> done;
+  take_finished_callbacks(done);
+  return done;
+}
+
+void FlowNetwork::take_finished_callbacks(std::vector<Finished>& done) {
+  done.clear();
   auto keep = std::remove_if(flows_.begin(), flows_.end(), [&](Flow& f) {
     if (!is_done(f)) return false;
-    done.push_back({f.id, std::move(f.on_done)});
+    if (f.on_members)
+      done.push_back({f.id, {}, std::move(f.on_members), f.member_begin, f.member_begin + f.count()});
+    else
+      done.push_back({f.id, std::move(f.on_done), {}, 0, 0});
     return true;
   });
   if (keep != flows_.end()) {
     flows_.erase(keep, flows_.end());
     dirty_ = true;
   }
-  return done;
 }
 
 std::string FlowNetwork::describe(const std::string& headline) const {
   std::string out = headline;
   for (const auto& f : flows_)
-    out += "; flow " + std::to_string(f.id) + " remaining " + std::to_string(f.remaining) + " of " +
-           std::to_string(f.initial) + " at " + std::to_string(f.rate) + " B/s (cap " + std::to_string(f.max_rate) + ")";
+    out += "; flow " + std::to_string(f.id) + (f.members.empty() ? "" : " (x" + std::to_string(f.count()) + ")") +
+           " remaining " + std::to_string(f.remaining) + " of " + std::to_string(f.initial) + " at " +
+           std::to_string(f.rate) + " B/s (cap " + std::to_string(f.max_rate) + ")";
   return out;
 }
 
 double FlowNetwork::current_rate(FlowId id) {
   settle();
   for (const auto& f : flows_)
-    if (f.id == id) return f.rate;
+    if (id >= f.id && id < f.id + FlowId(f.count())) return f.rate;
   return 0;
 }
 
-// Progressive filling: raise every unfrozen flow's rate by the same amount until a flow reaches
-// its cap or a resource saturates; freeze those flows; repeat.
+void FlowNetwork::split_group(std::size_t i) {
+  Flow group = std::move(flows_[i]);
+  std::vector<Flow> parts(group.count());
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    Flow& p = parts[k];
+    p = group;
+    p.id = group.id + FlowId(k);
+    p.members = group.members.subspan(k, 1);
+    p.member_begin = group.member_begin + k;
+  }
+  flows_.erase(flows_.begin() + std::ptrdiff_t(i));
+  flows_.insert(flows_.begin() + std::ptrdiff_t(i), std::make_move_iterator(parts.begin()),
+                std::make_move_iterator(parts.end()));
+}
+
 void FlowNetwork::recompute_rates() {
   dirty_ = false;
+  while (!fill_rates()) {
+  }
+  for (auto& f : flows_)
+    if (f.rate == 0 && !is_done(f) && f.max_rate == kInf && f.demands.empty() && f.members.empty()) f.remaining = 0;
+}
+
+// Progressive filling: raise every unfrozen flow's rate by the same amount until a flow reaches
+// its cap or a resource saturates; freeze those flows; repeat. A group whose members would freeze
+// apart (their private resources differ) is split, and the filling starts again.
+bool FlowNetwork::fill_rates() {
   std::size_t n = flows_.size();
   // Only resources some flow crosses take part.
   touched_.clear();
   weight_.assign(resources_.size(), 0.0);
-  for (const auto& f : flows_)
-    f.demands.for_each([&](const FlowDemand& d) {
-      if (weight_[d.resource] == 0) weight_[d.resource] = 1, touched_.push_back(d.resource);
-    });
+  auto touch = [&](ResourceId r) {
+    if (weight_[r] == 0) weight_[r] = 1, touched_.push_back(r);
+  };
+  for (const auto& f : flows_) {
+    f.demands.for_each([&](const FlowDemand& d) { touch(d.resource); });
+    for (ResourceId m : f.members) touch(m);
+  }
   spare_.resize(resources_.size());
   for (ResourceId r : touched_) spare_[r] = resources_[r].capacity;
   frozen_.assign(n, 0);
@@ -127,6 +196,7 @@ void FlowNetwork::recompute_rates() {
     flows_[i].rate = 0;
     if (is_done(flows_[i])) frozen_[i] = 1;
   }
+  auto saturated = [&](ResourceId r) { return spare_[r] <= resources_[r].capacity * kSaturated; };
   for (;;) {
     for (ResourceId r : touched_) weight_[r] = 0;
     double step = kInf;
@@ -134,8 +204,13 @@ void FlowNetwork::recompute_rates() {
     for (std::size_t i = 0; i < n; ++i) {
       if (frozen_[i]) continue;
       any = true;
-      step = std::min(step, flows_[i].max_rate - flows_[i].rate);
-      flows_[i].demands.for_each([&](const FlowDemand& d) { weight_[d.resource] += d.weight; });
+      const Flow& f = flows_[i];
+      step = std::min(step, f.max_rate - f.rate);
+      std::size_t count = f.count();
+      f.demands.for_each([&](const FlowDemand& d) {
+        for (std::size_t k = 0; k < count; ++k) weight_[d.resource] += d.weight;
+      });
+      for (ResourceId m : f.members) weight_[m] += f.member_weight;
     }
     if (!any) break;
     for (ResourceId r : touched_)
@@ -147,19 +222,27 @@ void FlowNetwork::recompute_rates() {
       if (frozen_[i]) continue;
       Flow& f = flows_[i];
       f.rate += step;
-      bool saturated = f.rate >= f.max_rate * (1 - 1e-12);
+      bool full = f.rate >= f.max_rate * (1 - kSaturated);
       f.demands.for_each([&](const FlowDemand& d) {
-        if (d.weight > 0 && spare_[d.resource] <= resources_[d.resource].capacity * 1e-12) saturated = true;
+        if (d.weight > 0 && saturated(d.resource)) full = true;
       });
-      if (saturated || step == 0) {
+      if (!full && step != 0 && f.member_weight > 0 && !f.members.empty()) {
+        std::size_t at_limit = 0;
+        for (ResourceId m : f.members) at_limit += saturated(m) ? 1 : 0;
+        if (at_limit > 0 && at_limit < f.members.size()) {  // members part ways: run them apart
+          split_group(i);
+          return false;
+        }
+        full = at_limit > 0;
+      }
+      if (full || step == 0) {
         frozen_[i] = 1;
         froze = true;
       }
     }
     if (!froze) break;  // cannot happen in exact arithmetic; guards against an endless loop
   }
-  for (auto& f : flows_)
-    if (f.rate == 0 && !is_done(f) && f.max_rate == kInf && f.demands.empty()) f.remaining = 0;
+  return true;
 }
 
 }  // namespace hwsim

@@ -15,6 +15,7 @@
 #include <span>
 #include <functional>
 #include <cstdint>
+#include <memory>
 #include <initializer_list>
 #include <limits>
 #include <stdexcept>
@@ -61,11 +62,33 @@ class FlowDemands {
 
   std::size_t size() const { return size_ + rest_.size(); }
   bool empty() const { return size() == 0; }
+  // The same resources with the same weights, in the same order.
+  bool operator==(const FlowDemands& o) const {
+    if (size_ != o.size_ || rest_.size() != o.rest_.size()) return false;
+    for (std::size_t i = 0; i < size_; ++i)
+      if (inline_[i].resource != o.inline_[i].resource || inline_[i].weight != o.inline_[i].weight) return false;
+    for (std::size_t i = 0; i < rest_.size(); ++i)
+      if (rest_[i].resource != o.rest_[i].resource || rest_[i].weight != o.rest_[i].weight) return false;
+    return true;
+  }
 
  private:
   std::array<FlowDemand, kInline> inline_{};
   std::size_t size_ = 0;
   std::span<const FlowDemand> rest_;  // demands beyond the fourth, owned by the caller
+};
+
+// The members of a group flow (FlowNetwork::start_group): `members.size()` flows that are the same
+// in everything (bytes, cap, the resources in `demands` and their weights) except one private
+// resource each (an SM), crossed at `weight`. They run as one flow for as long as they stay
+// alike, with the arithmetic the separate flows would do, in their order; a group whose members'
+// private resources would treat them differently is split into its members first, so results
+// are bit for bit those of the separate flows. The span is owned by the caller and must outlive
+// the flow.
+struct FlowMembers {
+  std::span<const ResourceId> members;
+  double weight = 0;
+  std::size_t first = 0;  // the index callbacks give members[0] (members[i] is first + i)
 };
 
 struct FlowSpec {
@@ -84,6 +107,11 @@ class FlowNetwork {
   // Starts a flow at the current time; returns its id. `on_done` travels with the flow and is
   // handed back by take_finished().
   FlowId start(FlowSpec spec, std::function<void()> on_done = {});
+  // Called with [begin, end): the members that finished, as group.first + their index in
+  // group.members. A group finishes whole, unless it had to be split (FlowMembers), then in parts.
+  using MembersDone = std::function<void(std::size_t begin, std::size_t end)>;
+  // Starts group.members.size() (≥ 1) alike flows at once, as if started one after another.
+  FlowId start_group(FlowSpec spec, FlowMembers group, MembersDone on_done);
 
   // Moves time forward to `t` (>= now()); flows progress at their current rates.
   void advance_to(double t);
@@ -94,14 +122,23 @@ class FlowNetwork {
   struct Finished {
     FlowId id;
     std::function<void()> on_done;
+    MembersDone on_members;  // a group's, called with [begin, end)
+    std::size_t begin = 0, end = 0;
+    void operator()() const {
+      if (on_members) on_members(begin, end);
+      else if (on_done) on_done();
+    }
   };
   // Removes and returns the flows finished at now() (in start order), with their callbacks.
   std::vector<Finished> take_finished_callbacks();
+  // The same into `out` (cleared first; its storage is reused).
+  void take_finished_callbacks(std::vector<Finished>& out);
   // The same, ids only.
   std::vector<FlowId> take_finished();
 
   double now() const { return now_; }
-  std::size_t active_flows() const { return flows_.size(); }
+  // Flows running, a group's members each counted.
+  std::size_t active_flows() const;
   double current_rate(FlowId id);
   // `headline` followed by every active flow (remaining bytes, rate, cap) and resource.
   std::string describe(const std::string& headline) const;
@@ -127,8 +164,20 @@ class FlowNetwork {
     double max_rate;
     FlowDemands demands;
     std::function<void()> on_done;
+    // A group: its members' private resources, the weight on each, the index callbacks give
+    // members[0], and the group's callback (copied to each part once split).
+    std::span<const ResourceId> members;
+    double member_weight = 0;
+    std::size_t member_begin = 0;
+    MembersDone on_members;
+    // How many flows it stands for: each of its demands counts this many times, in a row.
+    std::size_t count() const { return members.empty() ? 1 : members.size(); }
   };
   void recompute_rates();
+  // One pass of progressive filling; false when a group had to be split (then run it again).
+  bool fill_rates();
+  // Replaces group flows_[i] by its members, one flow each, in order.
+  void split_group(std::size_t i);
   void settle() { if (dirty_) recompute_rates(); }
   bool is_done(const Flow& f) const;
 

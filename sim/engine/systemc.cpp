@@ -2,12 +2,16 @@
 
 #include <cstdlib>
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include "sim/error.h"
 
 namespace hwsim {
 
 namespace {
+constexpr int kMallocMmapThreshold = 32 << 20;  // glibc's largest (DEFAULT_MMAP_THRESHOLD_MAX)
+constexpr int kMallocTrimThreshold = 1 << 30;
+
 std::exception_ptr& kept_failure() {
   static std::exception_ptr failure;
   return failure;
@@ -37,6 +41,11 @@ void init_systemc() {
   static bool done = false;
   if (done) return;
   done = true;
+  // A simulation allocates and frees per-kernel and per-step state by the million: freed memory
+  // stays in the process (blocks up to 32 MiB from the heap, not from their own mappings, and no
+  // trimming below 1 GiB free), so its pages are not faulted in over and over.
+  mallopt(M_MMAP_THRESHOLD, kMallocMmapThreshold);
+  mallopt(M_TRIM_THRESHOLD, kMallocTrimThreshold);
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);

@@ -25,7 +25,16 @@ void TimerQueue::after(double seconds, std::function<void()> callback) {
     slots_[slot] = std::move(callback);
   }
   timers_.push(Timer{when, sequence_++, slot});
-  wakeup_.notify(sc_core::sc_time(std::max(0.0, std::round((timers_.top().when - now) * 1e15)), sc_core::SC_FS));
+  arm(now);
+}
+
+// The wake-up is notified only when the earliest deadline moved earlier: a pending notification
+// for the same deadline would win anyway (the earliest notification of an event stands).
+void TimerQueue::arm(double now) {
+  double first = timers_.top().when;
+  if (first >= armed_for_) return;
+  armed_for_ = first;
+  wakeup_.notify(sc_core::sc_time(std::max(0.0, std::round((first - now) * 1e15)), sc_core::SC_FS));
 }
 
 void TimerQueue::on_wakeup() {
@@ -37,6 +46,7 @@ void TimerQueue::on_wakeup() {
 }
 
 void TimerQueue::fire_due() {
+  armed_for_ = kNotArmed;  // the notification that woke us is spent
   double now = sim_now();
   while (!timers_.empty() && timers_.top().when <= now + 0.5e-15) {
     std::uint32_t slot = timers_.top().slot;
@@ -45,9 +55,7 @@ void TimerQueue::fire_due() {
     free_slots_.push_back(slot);
     callback();
   }
-  if (!timers_.empty())
-    wakeup_.notify(sc_core::sc_time(std::max(0.0, std::round((timers_.top().when - now) * 1e15)),
-                                    sc_core::SC_FS));
+  if (!timers_.empty()) arm(now);
 }
 
 }  // namespace hwsim

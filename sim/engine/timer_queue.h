@@ -3,6 +3,7 @@
 // until the earliest deadline. Callbacks run in SC_METHOD context (they must not wait()).
 // Equal deadlines fire in the order they were requested, so runs are deterministic.
 #include <functional>
+#include <limits>
 #include <queue>
 #include <vector>
 
@@ -29,6 +30,9 @@ class TimerQueue : public sc_core::sc_module {
   };
   void on_wakeup();  // SC_METHOD: fire_due(), a failure handed to fail_simulation()
   void fire_due();   // runs the callbacks due now, re-arms for the next deadline
+  void arm(double now);  // notifies the wake-up for the earliest deadline, unless it already is
+  static constexpr double kNotArmed = std::numeric_limits<double>::infinity();
+  double armed_for_ = kNotArmed;  // the deadline wakeup_ is notified for
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
   std::vector<std::function<void()>> slots_;
   std::vector<std::uint32_t> free_slots_;

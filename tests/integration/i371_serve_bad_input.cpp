@@ -3,19 +3,9 @@
 
 #include <fstream>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/integration/i37_serve_support.h"
 
 using namespace hwsim::test;
-
-namespace {
-void one_line(const CliRun& r, const std::string& text) {
-  CHECK(r.exit_code == 4);
-  auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 1);
-  CHECK_MESSAGE(contains(lines[0], text), lines[0]);
-  CHECK(r.out.empty());
-}
-}  // namespace
 
 TEST_CASE("cli serve: a request longer than the context exits 4") {
   one_line(run_hwsim("--chip h100 -w serve:model=llama3_8b,requests=2,prompt=8000,output=500"),

@@ -1,5 +1,5 @@
 // docs/result.schema.json holds for real documents: a GPU decode, a TPU decode, a system
-// collective, a --summary document; and the checker catches a broken document.
+// collective, serve runs, a --summary document; and the checker catches a broken document.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -32,6 +32,10 @@ TEST_CASE("schema: a GPU decode document is valid") { check_valid("--chip h100 -
 TEST_CASE("schema: a TPU decode document is valid") { check_valid("--chip tpu_v5e -w decode_llama8b"); }
 TEST_CASE("schema: a system collective document is valid") {
   check_valid("--system h200x2 -w collective:op=all_reduce,bytes=64MiB");
+}
+TEST_CASE("schema: serve documents are valid (speculation; disaggregation on a system)") {
+  check_valid("--chip h100 -w serve:model=llama3_8b,layers=1,requests=2,prompt=16,output=6,draft=llama3_2_1b,k=2");
+  check_valid("--system h100x2 -w serve:model=llama3_8b,layers=1,requests=2,prompt=16,output=4,disaggregate=1P1D");
 }
 TEST_CASE("schema: a --summary document is valid") { check_valid("--chip h100 -w decode_llama8b --summary"); }
 

@@ -22,8 +22,8 @@ void check_refused(const std::string& args, int code, const std::string& words) 
 }  // namespace
 
 TEST_CASE("cli system: a rank product past 64 bits is out of range, not a crash") {
-  check_refused("--system h100_cluster -w decode:model=llama3_8b,context=128,tp=4,dp=4611686018427387904,"
-                "batch=4611686018427387904",
+  check_refused("--system h100_cluster -w decode:model=llama3_8b,context=128,tp=1099511627776,"
+                "dp=1099511627776,batch=1099511627776",
                 4, "ranks is out of range (at most 1000000)");
 }
 

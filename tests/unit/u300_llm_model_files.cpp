@@ -34,4 +34,9 @@ TEST_CASE("llm models: the six architecture files load with their config.json va
   CHECK(g2.tied_embeddings);
   CHECK_FALSE(g2.gated);
   CHECK(load_architecture("llama3_70b").layers == 80);
+  ModelArchitecture g3 = load_architecture("gpt3_175b");  // Brown et al. 2020, Table 2.1
+  CHECK(g3.layers == 96);
+  CHECK(g3.hidden == 12288);
+  CHECK(g3.heads * g3.head_dim == 12288);
+  CHECK(g3.ffn == 4 * 12288);
 }

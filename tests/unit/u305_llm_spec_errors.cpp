@@ -30,8 +30,8 @@ TEST_CASE("llm specs: unknown model or phase or field lists the valid ones and b
 
   CHECK(has(error_of("decode:model=llama3_8b,batch=0,context=10"), "batch: '0' must be at least 1"));
   CHECK(has(error_of("decode:model=llama3_8b,batch=1,context=-5"), "context: '-5' is negative"));
-  CHECK(has(error_of("decode:model=llama3_8b,batch=1,context=9000"), "max_context 8192"));
-  CHECK(has(error_of("generate:model=gpt2,batch=1,prompt=1000,output=100"), "max_context 1024"));
+  CHECK(has(error_of("decode:model=llama3_8b,batch=1,context=9000,strict=true"), "max_context 8192"));
+  CHECK(has(error_of("generate:model=gpt2,batch=1,prompt=1000,output=100,strict=true"), "max_context 1024"));
   CHECK(has(error_of("decode:model=llama3_8b,context=10,act=int4"), "weight-only"));
   CHECK(has(error_of("decode:batch=1,context=10"), "model: missing"));
 }

@@ -1,5 +1,9 @@
-// generate: a prefill step, then `output` decode steps whose context grows by one each step.
+// generate: a prefill step, then `output` decode steps whose context grows by one each step, each
+// lowered only when a runner reaches it.
 #include <doctest/doctest.h>
+
+#include <memory>
+#include <optional>
 
 #include "workloads/workload.h"
 
@@ -17,7 +21,12 @@ TEST_CASE("llm generate: prefill then output decode steps with growing context")
     if (j == 0) continue;
     CHECK(w.steps[j].phase == "decode");
     CHECK(w.steps[j].label == "decode@" + std::to_string(16 + j));
-    const OpGraph& g = w.steps[j].graph;
+    // Decode steps are lowered just in time: no graph until a runner asks for it.
+    CHECK(boost::num_vertices(w.steps[j].graph) == 0);
+    REQUIRE(w.steps[j].lower);
+    std::unique_ptr<OpGraph> holder;
+    const OpGraph& g = step_graph(w.steps[j], holder);
+    CHECK(boost::num_vertices(g) > 0);
     for (OpVertex v : execution_order(g)) {
       if (g[v].name != "L0.attention") continue;
       const auto& a = std::get<AttentionOp>(g[v].shape);

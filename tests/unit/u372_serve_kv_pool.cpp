@@ -11,7 +11,7 @@ using namespace hwsim;
 
 TEST_CASE("serve kv pool: Llama-3-8B bf16 on 80 GB at 0.9") {
   ServeSpec s = parse_serve_spec(WorkloadSpec::parse("serve:model=llama3_8b,requests=1,prompt=128,output=128"));
-  KvPool p = size_kv_pool(s, 80e9, "test");
+  KvPool p = size_kv_pool(s, 1, 80e9, "test");
   // K and V: 32 layers · 2 · 8 KV heads · 128 · 2 bytes.
   CHECK(p.bytes_per_token == 131072.0);
   // 8,030,261,248 parameters (per layer qkv 4096·6144 + o 4096² + MLP 3·4096·14336 + 2 norms of
@@ -28,7 +28,7 @@ TEST_CASE("serve kv pool: Llama-3-8B bf16 on 80 GB at 0.9") {
 TEST_CASE("serve kv pool: too small for the longest request is one clear error") {
   ServeSpec s = parse_serve_spec(WorkloadSpec::parse("serve:model=llama3_8b,requests=1,prompt=4096,output=4096"));
   try {
-    size_kv_pool(s, 17.5e9, "tiny");
+    size_kv_pool(s, 1, 17.5e9, "tiny");
     FAIL("no error");
   } catch (const UserError& e) {
     CHECK(std::string(e.what()).find("less than the longest request's 8192 tokens") != std::string::npos);

@@ -16,12 +16,6 @@ std::string run(const std::string& batching) {
                                   "arrival_s,prompt_tokens,output_tokens\n0,8,2\n0,8,6\n0,8,2\n");
   return serve_numbers("h100", "serve:model=llama3_8b,layers=1,trace=" + trace + ",max_batch=2,batching=" + batching);
 }
-double field(const std::string& line, int i) {
-  std::istringstream in(line);
-  std::string w;
-  for (int k = 0; k <= i; ++k) in >> w;
-  return std::strtod(w.c_str(), nullptr);
-}
 }  // namespace
 
 TEST_CASE("serve batching: continuous admits the third request after step 2, static after step 6") {

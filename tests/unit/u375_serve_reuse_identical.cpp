@@ -11,21 +11,6 @@
 using namespace hwsim;
 using namespace hwsim::test;
 
-namespace {
-// Same words; numbers equal to `rel` (integers exactly).
-bool same_within(const std::string& a, const std::string& b, double rel) {
-  std::istringstream x(a), y(b);
-  std::string u, v;
-  while (x >> u) {
-    if (!(y >> v)) return false;
-    if (u == v) continue;
-    char *eu = nullptr, *ev = nullptr;
-    double p = std::strtod(u.c_str(), &eu), q = std::strtod(v.c_str(), &ev);
-    if (*eu || *ev || u.find("0x") != 0 || std::abs(p - q) > rel * std::max(std::abs(p), std::abs(q))) return false;
-  }
-  return !(y >> v);
-}
-}  // namespace
 
 TEST_CASE("serve reuse: reused shapes give the schedule of re-simulated ones, the same seed the same numbers") {
   const std::string spec = "serve:model=llama3_8b,layers=1,requests=6,rate=200,prompt=uniform:8..40,output=uniform:"

@@ -1,7 +1,11 @@
 #pragma once
-// Helpers for the serving tests (u370–u379): a serve run on a real chip in a forked child
+// Helpers for the serving tests (u370–u389): a serve run on a real chip or system in a forked child
 // (SystemC elaborates once per process), its numbers back as text.
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 #include <fstream>
 #include <sstream>
@@ -10,6 +14,7 @@
 
 #include "app/serving_runner.h"
 #include "app/simulate.h"
+#include "app/system_simulate.h"
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
 #include "sim/registry.h"
@@ -40,6 +45,55 @@ inline std::string serve_numbers(const std::string& chip, const std::string& spe
     for (const auto& s : m.steps) out += fmt::format("step {:a} {:a} {} {}\n", s.start, s.seconds, s.decodes, s.prefill_tokens);
     return out;
   });
+}
+
+// `format` of the serving metrics of `spec` on `chip` with config overrides `sets`, run in a child.
+template <class Format>
+std::string serve_formatted(const std::string& chip, const std::string& spec, const std::vector<std::string>& sets,
+                            Format format) {
+  return run_isolated([&] {
+    Config config = load_config(chip_file(chip), sets);
+    return format(simulate(config, WorkloadCatalog::build(spec)).serving);
+  });
+}
+
+// The same on a shipped system (configs/systems/NAME.toml).
+template <class Format>
+std::string serve_on_system(const std::string& system, const std::string& spec, Format format) {
+  return run_isolated([&] {
+    Config sys = load_system_config(std::string(HWSIM_SOURCE_DIR) + "/configs/systems/" + system + ".toml", {});
+    Config chip = load_config(sys.text("system.chip"), {});
+    return format(simulate_system(sys, chip, WorkloadCatalog::build(spec)).serving);
+  });
+}
+
+// Every step as "decodes prefill_tokens kv_blocks_used", one a line, after "pre P steps S".
+inline std::string step_lines(const ServingMetrics& m) {
+  std::string s = fmt::format("pre {} steps {}\n", m.preemptions, m.steps.size());
+  for (const auto& st : m.steps) s += fmt::format("{} {} {}\n", st.decodes, st.prefill_tokens, st.kv_blocks_used);
+  return s;
+}
+
+// The i-th (0-based) whitespace-separated word of `line` as a number (hex floats too).
+inline double field(const std::string& line, int i) {
+  std::istringstream in(line);
+  std::string w;
+  for (int k = 0; k <= i; ++k) in >> w;
+  return std::strtod(w.c_str(), nullptr);
+}
+
+// Same words; numbers (hex floats) equal to `rel`, integers and other words exactly.
+inline bool same_within(const std::string& a, const std::string& b, double rel) {
+  std::istringstream x(a), y(b);
+  std::string u, v;
+  while (x >> u) {
+    if (!(y >> v)) return false;
+    if (u == v) continue;
+    char *eu = nullptr, *ev = nullptr;
+    double p = std::strtod(u.c_str(), &eu), q = std::strtod(v.c_str(), &ev);
+    if (*eu || *ev || u.find("0x") != 0 || std::abs(p - q) > rel * std::max(std::abs(p), std::abs(q))) return false;
+  }
+  return !(y >> v);
 }
 
 // The value after `key ` on the first line starting with `prefix`.

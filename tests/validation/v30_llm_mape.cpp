@@ -1,6 +1,7 @@
 // Accuracy gates for the LLM workloads against the measurements in data/measurements/ (taken on
 // the lent H100 with PyTorch eager, see data/measurements/README.md). Issue 3 aims at <= 8 % MAPE
-// on decode steps and <= 12 % on attention kernels and prefill steps.
+// on decode steps and <= 12 % on attention kernels and prefill steps. Every gate leaves out the
+// records that fitted a parameter (data/measurements/fitted.toml): accuracy is judged on the others.
 #include <doctest/doctest.h>
 
 #include "tests/fixtures/test_support.h"
@@ -10,8 +11,9 @@ using namespace hwsim::test;
 namespace {
 int validate_kind(const std::string& file, const std::string& chip, const std::string& kind, double max_mape) {
   std::string records = std::string(HWSIM_SOURCE_DIR) + "/data/measurements/" + file;
+  std::string fitted = std::string(HWSIM_SOURCE_DIR) + "/data/measurements/fitted.toml";
   CliRun r = run_hwsim("validate '" + records + "' --chip configs/" + chip + ".toml --kind " + kind +
-                       " --max-mape " + std::to_string(max_mape));
+                       " --exclude '" + fitted + "' --max-mape " + std::to_string(max_mape));
   INFO(r.out);
   INFO(r.err);
   return r.exit_code;

@@ -38,15 +38,42 @@ void check_consistent(const ModelArchitecture& a, const std::string& context) {
   if (a.window < 0) bad(fmt::format("window {} is negative (0 = full attention)", a.window));
   if (a.heads % a.kv_heads != 0) bad(fmt::format("heads {} is not a multiple of kv_heads {}", a.heads, a.kv_heads));
   if (a.top_k > a.experts) bad(fmt::format("top_k {} exceeds experts {}", a.top_k, a.experts));
+  if (a.kv_lora_rank < 0 || a.q_lora_rank < 0 || a.rope_head_dim < 0 || a.v_head_dim < 0 || a.shared_experts < 0 ||
+      a.dense_layers < 0 || a.dense_ffn < 0)
+    bad("kv_lora_rank, q_lora_rank, rope_head_dim, v_head_dim, shared_experts, dense_layers and dense_ffn must be >= 0");
+  if (a.is_mla() && a.rope_head_dim >= a.head_dim)
+    bad(fmt::format("rope_head_dim {} must be below head_dim {} (head_dim = nope + rope dims)", a.rope_head_dim,
+                    a.head_dim));
+  if (a.dense_layers > 0 && a.dense_ffn < 1) bad("dense_layers > 0 needs dense_ffn (their FFN intermediate size)");
+  if ((a.shared_experts > 0 || a.dense_layers > 0) && !a.is_moe())
+    bad("shared_experts and dense_layers describe a mixture-of-experts model (experts > 1)");
 }
+
+
 
 }  // namespace
 
 const std::vector<std::string>& architecture_fields() {
   static const std::vector<std::string> fields = {
       "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "activation", "gated", "vocab", "norm",
-      "position", "window", "experts", "top_k", "tied_embeddings", "max_context"};
+      "position", "window", "experts", "top_k", "tied_embeddings", "max_context", "kv_lora_rank", "q_lora_rank",
+      "rope_head_dim", "v_head_dim", "shared_experts", "dense_layers", "dense_ffn"};
   return fields;
+}
+
+double ModelArchitecture::attention_weights() const {
+  const double h = double(hidden), H = double(heads), D = double(head_dim);
+  if (!is_mla()) return double((heads + 2 * kv_heads) * head_dim) * h + H * D * h;
+  const double v = double(v_head_dim > 0 ? v_head_dim : head_dim), nope = D - double(rope_head_dim);
+  const double q = q_lora_rank > 0 ? h * double(q_lora_rank) + double(q_lora_rank) * H * D : h * H * D;
+  const double kv = h * double(kv_lora_rank + rope_head_dim) + double(kv_lora_rank) * H * (nope + v);
+  return q + kv + H * v * h;
+}
+
+double ModelArchitecture::ffn_weights(std::int64_t layer) const {
+  const double h = double(hidden), per = gated ? 3 : 2;
+  if (!is_moe_layer(layer)) return per * h * double(is_moe() && dense_ffn > 0 ? dense_ffn : ffn);
+  return double(experts + shared_experts) * per * h * double(ffn) + double(experts) * h;  // + router
 }
 
 std::string architecture_folder() {
@@ -76,9 +103,10 @@ ModelArchitecture load_architecture(const std::string& name) {
   } catch (const toml::parse_error& e) {
     workload_error(fmt::format("{}:{}: TOML syntax error: {}", path, e.source().begin.line, e.description()));
   }
+  std::vector<std::string> fields = architecture_fields();
+  fields.push_back("tokenizer");  // optional, not a spec override: a family is the file's to say
   for (const auto& [key, node] : table) {
     std::string k(key.str());
-    const auto& fields = architecture_fields();
     if (std::find(fields.begin(), fields.end(), k) == fields.end())
       workload_error(fmt::format("{}: unknown key{}; valid: {}", where(path, &node, k), did_you_mean(k, fields), join(fields)));
   }
@@ -120,6 +148,20 @@ ModelArchitecture load_architecture(const std::string& name) {
   a.top_k = integer("top_k");
   a.tied_embeddings = flag("tied_embeddings");
   a.max_context = integer("max_context");
+  auto optional = [&](const std::string& key) { return table.get(key) ? integer(key) : std::int64_t(0); };
+  a.kv_lora_rank = optional("kv_lora_rank");
+  a.q_lora_rank = optional("q_lora_rank");
+  a.rope_head_dim = optional("rope_head_dim");
+  a.v_head_dim = optional("v_head_dim");
+  a.shared_experts = optional("shared_experts");
+  a.dense_layers = optional("dense_layers");
+  a.dense_ffn = optional("dense_ffn");
+  a.tokenizer = name;
+  if (const toml::node* t = table.get("tokenizer")) {
+    if (!t->is_string() || t->as_string()->get().empty())
+      workload_error(fmt::format("{}: expected the tokenizer family's name", where(path, t, "tokenizer")));
+    a.tokenizer = t->as_string()->get();
+  }
   check_consistent(a, path);
   return a;
 }
@@ -147,6 +189,13 @@ ModelArchitecture with_overrides(ModelArchitecture a, const WorkloadSpec& spec) 
   a.top_k = spec.positive_int("top_k", a.top_k, kMaxExperts);
   a.tied_embeddings = spec.boolean("tied_embeddings", a.tied_embeddings);
   a.max_context = spec.positive_int("max_context", a.max_context, kMaxContext);
+  a.kv_lora_rank = spec.non_negative_int("kv_lora_rank", a.kv_lora_rank);
+  a.q_lora_rank = spec.non_negative_int("q_lora_rank", a.q_lora_rank);
+  a.rope_head_dim = spec.non_negative_int("rope_head_dim", a.rope_head_dim);
+  a.v_head_dim = spec.non_negative_int("v_head_dim", a.v_head_dim);
+  a.shared_experts = spec.non_negative_int("shared_experts", a.shared_experts, kMaxExperts);
+  a.dense_layers = spec.non_negative_int("dense_layers", a.dense_layers, kMaxLayers);
+  a.dense_ffn = spec.non_negative_int("dense_ffn", a.dense_ffn);
   check_consistent(a, fmt::format("workload '{}': model {}", spec.text(), a.name));
   return a;
 }

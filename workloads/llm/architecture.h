@@ -27,8 +27,32 @@ struct ModelArchitecture {
   std::int64_t top_k = 1;      // experts each token is routed to
   bool tied_embeddings = false;  // LM head shares the token-embedding matrix
   std::int64_t max_context = 0;  // longest sequence (positions) the model supports
+  // DeepSeek-V2/V3 style (optional in the files; 0 = absent):
+  // Multi-head latent attention (MLA): K and V come from a compressed latent of kv_lora_rank values
+  // per token, which (with rope_head_dim shared RoPE key values) is all the KV cache holds.
+  // head_dim is the query/key head dim (nope + rope), v_head_dim the value head dim; queries go
+  // through a q_lora_rank bottleneck when q_lora_rank > 0.
+  std::int64_t kv_lora_rank = 0;
+  std::int64_t q_lora_rank = 0;
+  std::int64_t rope_head_dim = 0;
+  std::int64_t v_head_dim = 0;
+  // MoE with shared experts (every token also goes through shared_experts experts of ffn each), and
+  // the first dense_layers layers dense with an FFN of dense_ffn.
+  std::int64_t shared_experts = 0;
+  std::int64_t dense_layers = 0;
+  std::int64_t dense_ffn = 0;
+  // The tokenizer family (file key `tokenizer`, optional; default: the model's own name): models of
+  // one family share token ids, so one can draft for another (speculative decoding).
+  std::string tokenizer;
 
   bool is_moe() const { return experts > 1; }
+  bool is_mla() const { return kv_lora_rank > 0; }
+  bool is_moe_layer(std::int64_t layer) const { return is_moe() && layer >= dense_layers; }
+  // K and V values one token adds to one layer's cache (MLA: the latent and the RoPE key).
+  std::int64_t kv_elements_per_layer() const { return is_mla() ? kv_lora_rank + rope_head_dim : 2 * kv_heads * head_dim; }
+  // Linear-layer weights (elements) of one layer's attention and FFN (router included).
+  double attention_weights() const;
+  double ffn_weights(std::int64_t layer) const;
 };
 
 // Architecture field names, in file order (also the spec keys that override them).

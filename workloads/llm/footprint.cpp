@@ -10,15 +10,16 @@ namespace {
 
 double weight_bytes(const ModelArchitecture& m, const LlmDtypes& d) {
   const double h = double(m.hidden), a = bytes_per_element(d.act), w = bytes_per_element(d.weights);
-  const double attn = double((m.heads + 2 * m.kv_heads) * m.head_dim) * h + double(m.heads * m.head_dim) * h;
-  const double ffn = double(m.experts) * (m.gated ? 3 : 2) * h * double(m.ffn);
-  const double router = m.is_moe() ? double(m.experts) * h : 0;
   const double norm_params = m.norm == "rmsnorm" ? h : 2 * h;  // γ (and β)
-  double per_layer = (attn + ffn + router) * w + 2 * norm_params * a;
+  // MLA's bottleneck norms (q_a, kv_a) beside the two per layer.
+  const double mla_norms = m.is_mla() ? double(m.q_lora_rank + m.kv_lora_rank) : 0;
+  double layers = 0;
+  for (std::int64_t i = 0; i < m.layers; ++i)
+    layers += (m.attention_weights() + m.ffn_weights(i)) * w + (2 * norm_params + mla_norms) * a;
   double embedding = double(m.vocab) * h * a;
   if (m.position == "learned") embedding += double(m.max_context) * h * a;
   double head = m.tied_embeddings ? 0 : double(m.vocab) * h * w;
-  return embedding + double(m.layers) * per_layer + norm_params * a + head;
+  return embedding + layers + norm_params * a + head;
 }
 
 // Widest input + output of any op of a layer, in elements per new token (MoE FFN rows: top_k per token).
@@ -66,8 +67,6 @@ std::vector<DeviceFootprint> stage_footprints(const LlmRun& run) {
                               double(kv_heads * m.head_dim) * kv;
   const double mb_sequences = double(microbatch_sequences(run.batch, p));
   const double step_tokens = double(run.phase == "decode" ? 1 : run.prompt);
-  const double live = mb_sequences * step_tokens * (h + widest_op_elements(m, p.tp)) * a;
-  const double last_tokens = mb_sequences * (h + vocab_shard * double(p.tp)) * a;
 
   std::vector<DeviceFootprint> out;
   std::vector<StageLayers> stages = stage_layers(m.layers, p.pp);
@@ -76,10 +75,16 @@ std::vector<DeviceFootprint> stage_footprints(const LlmRun& run) {
     DeviceFootprint f;
     f.weights = double(stages[s].count) * per_layer + (first ? embedding : 0) + (last ? norm_params * a + head : 0);
     f.kv_cache = double(stages[s].count) * kv_per_layer;
-    f.activations = live + (last ? last_tokens : 0);
+    f.activations = step_activation_bytes(m, run.dtypes, p.tp, mb_sequences * step_tokens, last ? mb_sequences : 0);
     out.push_back(f);
   }
   return out;
+}
+
+double step_activation_bytes(const ModelArchitecture& m, const LlmDtypes& dtypes, std::int64_t tp, double tokens,
+                             double sequences) {
+  const double h = double(m.hidden), a = bytes_per_element(dtypes.act);
+  return tokens * (h + widest_op_elements(m, tp)) * a + sequences * (h + double(padded_vocab(m.vocab, tp))) * a;
 }
 
 LlmFacts llm_facts(const LlmRun& run) {
@@ -94,7 +99,7 @@ LlmFacts llm_facts(const LlmRun& run) {
   f.max_context = m.max_context;
   f.window = m.window;
   f.weight_bytes = weight_bytes(m, run.dtypes);
-  f.kv_bytes_per_token = double(m.layers) * 2 * double(m.kv_heads * m.head_dim) * bytes_per_element(run.dtypes.kv);
+  f.kv_bytes_per_token = double(m.layers) * double(m.kv_elements_per_layer()) * bytes_per_element(run.dtypes.kv);
   std::int64_t kept = m.window > 0 ? std::min(f.context, m.window) : f.context;
   f.kv_bytes = double(f.batch) * double(kept) * f.kv_bytes_per_token;
   f.activation_bytes_per_token = (double(m.hidden) + widest_op_elements(m)) * a;

@@ -34,4 +34,10 @@ LlmFacts llm_facts(const LlmRun& run);
 //   hidden state and its gathered logits (the whole padded vocabulary).
 std::vector<DeviceFootprint> stage_footprints(const LlmRun& run);
 
+// The activations of one device of a tp group (the rules above) in a step of `tokens` new tokens
+// whose last stage produces the logits of `sequences` sequences: per token the residual stream plus
+// the widest op's per-rank input and output, per sequence its last hidden state and gathered logits.
+double step_activation_bytes(const ModelArchitecture& m, const LlmDtypes& dtypes, std::int64_t tp, double tokens,
+                             double sequences);
+
 }  // namespace hwsim

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ops/dtype.h"
+#include "ops/op.h"
 #include "workloads/llm/architecture.h"
 #include "workloads/workload.h"
 
@@ -23,6 +24,10 @@ struct LlmDtypes {
   DType weights = DType::bf16;  // linear-layer weights (int4: weight-only, dequantised in the GEMM)
   DType act = DType::bf16;      // activations, norm weights, embeddings
   DType kv = DType::bf16;       // K and V as stored in the cache
+  // How weight-only formats (weights narrower than act) are dequantised (dequant=fused|separate),
+  // and the attention implementation (attention=auto|naive|mem_efficient|flash2|flash3|cudnn).
+  Dequant dequant = Dequant::fused;
+  AttentionImpl attention = AttentionImpl::automatic;
 };
 
 struct LlmRun {
@@ -42,12 +47,18 @@ struct LlmRun {
   Parallelism parallel;
 };
 
+// Spec fields shared with the single-op workloads: `key` as an attention implementation
+// (auto when absent) or a dequantisation (fused when absent); a bad value is one UserError line.
+AttentionImpl parse_attention_impl_field(const WorkloadSpec& spec, const std::string& key);
+Dequant parse_dequant_field(const WorkloadSpec& spec, const std::string& key);
+
 // Fields each phase takes (besides the architecture fields).
 std::vector<std::string> llm_phase_fields(const std::string& phase);
 
-// Parses `spec` for `phase`; every mistake (unknown model or field, batch 0, negative or too long
-// context, int4 activations, a parallel layout the model or batch cannot take) is a one-line
-// UserError(workload).
-LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase);
+// Parses `spec` for `phase`; every mistake (unknown model or field, batch 0, negative context, int4
+// activations, a parallel layout the model or batch cannot take) is a one-line
+// UserError(workload). A context beyond the model's max_context is a warning appended to
+// `warnings` (the model was not trained that long), or an error with strict=true.
+LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase, std::vector<std::string>* warnings = nullptr);
 
 }  // namespace hwsim

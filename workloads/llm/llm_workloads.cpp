@@ -15,42 +15,57 @@ namespace {
 // (lower_parallel_llm_step); WorkloadStep::tokens and LlmFacts stay the whole run's (global batch,
 // every replica), Workload::parallel is the layout and Workload::stage_footprint what one device of
 // each stage holds. One device: today's graphs, stage_footprint empty.
+// A generate's decode steps are lowered just in time (WorkloadStep::lower): a runner builds each
+// graph when it reaches the step and drops it after, so memory does not grow with `output`.
 Workload build_llm(const LlmRun& run) {
   Workload w;
-  w.steps.reserve(std::size_t(1 + run.output));  // no copies of step graphs as the list grows
-  const bool single = run.parallel.single() && run.parallel.microbatches == 1;
+  w.steps.reserve(std::size_t(1 + run.output));
+  auto shared = std::make_shared<const LlmRun>(run);
+  auto lower = [shared](const LlmStepShape& shape) {
+    const LlmRun& r = *shared;
+    const bool single = r.parallel.single() && r.parallel.microbatches == 1;
+    return single ? lower_llm_step(r.arch, r.dtypes, shape) : lower_parallel_llm_step(r.arch, r.dtypes, shape, r.parallel);
+  };
   auto step = [&](std::string label, std::string phase, LlmStepShape shape) {
-    OpGraph graph = single ? lower_llm_step(run.arch, run.dtypes, shape)
-                           : lower_parallel_llm_step(run.arch, run.dtypes, shape, run.parallel);
-    w.steps.push_back(WorkloadStep{std::move(label), std::move(graph), run.batch, std::move(phase)});
+    w.steps.push_back(WorkloadStep{std::move(label), lower(shape), run.batch, std::move(phase)});
   };
   if (run.phase == "decode") step(fmt::format("decode@{}", run.context + 1), "decode", {run.batch, 1, run.context + 1});
   if (run.phase != "decode") step("prefill", "prefill", {run.batch, run.prompt, run.prompt});
   // generate: decode step j (0-based) has prompt + j tokens cached and adds one.
   for (std::int64_t j = 0; j < run.output; ++j) {
     std::int64_t kv_len = run.prompt + j + 1;
-    step(fmt::format("decode@{}", kv_len), "decode", {run.batch, 1, kv_len});
+    LlmStepShape shape{run.batch, 1, kv_len};
+    w.steps.push_back(WorkloadStep{fmt::format("decode@{}", kv_len), {}, run.batch, "decode",
+                                   [lower, shape] { return lower(shape); }});
   }
   w.llm = llm_facts(run);
   w.framework = run.framework;
   w.parallel = run.parallel;
-  if (!single) w.stage_footprint = stage_footprints(run);
+  if (!run.parallel.single() || run.parallel.microbatches != 1) w.stage_footprint = stage_footprints(run);
+  return w;
+}
+
+// Parses and builds, keeping the parser's warnings (a context beyond the model's maximum).
+Workload build_phase(const WorkloadSpec& spec, const std::string& phase) {
+  std::vector<std::string> warnings;
+  Workload w = build_llm(parse_llm_run(spec, phase, &warnings));
+  w.warnings = std::move(warnings);
   return w;
 }
 
 WorkloadBuilder phase_builder(std::string phase) {
-  return [phase](const WorkloadSpec& spec) { return build_llm(parse_llm_run(spec, phase)); };
+  return [phase](const WorkloadSpec& spec) { return build_phase(spec, phase); };
 }
 
 // A preset is a phase with defaults; any field given in the spec wins (decode_llama8b:batch=8).
 WorkloadBuilder preset_builder(std::string phase, std::map<std::string, std::string> defaults) {
-  return [phase, defaults](const WorkloadSpec& spec) {
-    return build_llm(parse_llm_run(spec.with_defaults(defaults), phase));
-  };
+  return [phase, defaults](const WorkloadSpec& spec) { return build_phase(spec.with_defaults(defaults), phase); };
 }
 
 const char* kCommon = "weights=, act=, kv= dtypes (bf16|fp16|fp8|int8; int4 for weights only; default bf16, kv "
-                      "defaults to act), the parallel layout tp=, pp=, ep=, dp=, microbatches= (default 1) and any "
+                      "defaults to act), dequant=fused|separate (weights narrower than act), "
+                      "attention=auto|naive|mem_efficient|flash2|flash3|cudnn, strict=false (true: refuse a context "
+                      "beyond the model's max_context instead of warning), the parallel layout tp=, pp=, ep=, dp=, microbatches= (default 1) and any "
                       "architecture field (layers=, experts=, window=, ...)";
 
 HWSIM_REGISTER_WORKLOAD("decode", fmt::format("one decode step: model=, batch=1, context= (tokens cached per "

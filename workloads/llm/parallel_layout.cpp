@@ -50,6 +50,9 @@ void bound_parallelism(const Parallelism& p, const std::string& spec_text) {
 void check_parallelism(const ModelArchitecture& m, std::int64_t batch, const Parallelism& p,
                        const std::string& spec_text) {
   auto fail = [&](const std::string& what) { workload_error(fmt::format("workload '{}': {}", spec_text, what)); };
+  if ((m.is_mla() || m.shared_experts > 0 || m.dense_layers > 0) && !(p.single() && p.microbatches == 1))
+    fail(fmt::format("{} (multi-head latent attention, shared experts, dense first layers) runs on one device only "
+                     "in this model: tp, pp, ep, dp and microbatches must be 1", m.name));
   // Values of tp every split of the layer accepts: the divisors of gcd(heads, kv_heads, ffn).
   std::int64_t tp_ok = std::gcd(std::gcd(m.heads, m.kv_heads), m.ffn);
   if (m.heads % p.tp != 0 || m.kv_heads % p.tp != 0)

@@ -100,7 +100,7 @@ class StepBuilder {
   GemmOp linear(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t groups = 1) const {
     GemmOp op;
     op.m = m, op.n = n, op.k = k, op.groups = groups;
-    op.a = d_.act, op.b = d_.weights, op.out = d_.act;
+    op.a = d_.act, op.b = d_.weights, op.out = d_.act, op.dequant = d_.dequant;
     return op;
   }
 
@@ -118,9 +118,10 @@ class StepBuilder {
     return add("embed", "elementwise", stream(read, T_ * h * a_, learned ? T_ * h : 0, s_.tokens()), {});
   }
 
-  // Reads rows·width activations and the γ (and β) weights, writes rows·width.
-  OpVertex norm(const std::string& name, std::int64_t rows, OpVertex in) {
-    double w = double(m_.hidden), r = double(rows);
+  // Reads rows·width activations and the γ (and β) weights, writes rows·width (width: hidden, or an
+  // MLA bottleneck's rank).
+  OpVertex norm(const std::string& name, std::int64_t rows, OpVertex in, std::int64_t width = 0) {
+    double w = double(width > 0 ? width : m_.hidden), r = double(rows);
     bool rms = m_.norm == "rmsnorm";
     double weights = (rms ? 1 : 2) * w * a_;
     double flops = (rms ? kRmsNormFlops : kLayerNormFlops) * r * w;
@@ -132,14 +133,26 @@ class StepBuilder {
     return add(name, "elementwise", stream(2 * T_ * h * a_, T_ * h * a_, T_ * h, s_.tokens()), {skip, branch});
   }
 
+  // Per tensor-parallel rank: heads_ query and kv_heads_ KV heads (Megatron's column split of
+  // qkv_proj, row split of o_proj); norms and residuals are replicated on the full hidden size.
   OpVertex layer(std::int64_t i, OpVertex x) {
     auto name = [&](const char* op) { return fmt::format("L{}.{}", i, op); };
-    // Per tensor-parallel rank: heads_ query and kv_heads_ KV heads (Megatron's column split of
-    // qkv_proj, row split of o_proj); norms and residuals are replicated on the full hidden size.
+    OpVertex n1 = norm(name("attn_norm"), s_.tokens(), x);
+    OpVertex o = m_.is_mla() ? mla_attention(i, n1) : attention(i, n1);
+    // Row-split o_proj leaves each rank a partial sum of the full hidden rows.
+    if (p_.tp > 1) o = tp_all_reduce(name("attn_all_reduce"), T_ * hidden_bytes(), o);
+    OpVertex r1 = residual(name("attn_residual"), x, o);
+    OpVertex n2 = norm(name("ffn_norm"), s_.tokens(), r1);
+    if (!m_.is_moe_layer(i))
+      return residual(name("ffn_residual"), r1, dense_ffn(i, n2, m_.is_moe() ? m_.dense_ffn : ffn_));
+    return moe_residual(name("ffn_residual"), r1, moe_ffn(i, n2));
+  }
+
+  // Multi-head (GQA) attention: qkv_proj → rope → kv_append → attention → o_proj.
+  OpVertex attention(std::int64_t i, OpVertex n1) {
+    auto name = [&](const char* op) { return fmt::format("L{}.{}", i, op); };
     const double H = double(heads_), G = double(kv_heads_), D = double(m_.head_dim);
     const double kv = bytes_per_element(d_.kv);
-
-    OpVertex n1 = norm(name("attn_norm"), s_.tokens(), x);
     OpVertex qkv = add(name("qkv_proj"), "gemm",
                        linear(s_.tokens(), (heads_ + 2 * kv_heads_) * m_.head_dim, m_.hidden), {n1});
     OpVertex q_and_k = qkv;
@@ -160,24 +173,61 @@ class StepBuilder {
     OpVertex append = add(name("kv_append"), "elementwise", stream(new_kv * a_, new_kv * kv, 0, s_.tokens()), kv_inputs,
                           std::move(copies));
 
+    AttentionOp attn;
+    attn.heads = heads_, attn.kv_heads = kv_heads_, attn.head_dim = m_.head_dim;
+    return add(name("o_proj"), "gemm", linear(s_.tokens(), m_.hidden, heads_ * m_.head_dim),
+               attention_ops(i, attn, {q_and_k, append}));
+  }
+
+  // One attention op per group of the step (serving's mixed steps), with `shape`'s heads and dims.
+  std::vector<OpVertex> attention_ops(std::int64_t i, AttentionOp shape, const std::vector<OpVertex>& inputs) {
     std::vector<LlmAttentionGroup> groups = s_.groups;
     if (groups.empty()) groups.push_back({s_.batch, s_.q_len, s_.kv_len});
     std::vector<OpVertex> attended;
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      AttentionOp attn;
-      attn.batch = groups[g].batch, attn.heads = heads_, attn.kv_heads = kv_heads_, attn.head_dim = m_.head_dim;
-      attn.q_len = groups[g].q_len, attn.kv_len = groups[g].kv_len, attn.causal = true, attn.window = m_.window;
-      attn.dtype = d_.act, attn.kv_dtype = d_.kv;
-      std::string attn_name = s_.groups.empty() ? name("attention") : fmt::format("L{}.attention.g{}", i, g);
-      attended.push_back(add(attn_name, "attention", attn, {q_and_k, append}));
+      AttentionOp attn = shape;
+      attn.batch = groups[g].batch, attn.q_len = groups[g].q_len, attn.kv_len = groups[g].kv_len;
+      // As Hugging Face calls SDPA: is_causal only when a group has several new tokens; one new
+      // token sees its whole cache (the same pairs), so flash kernels that refuse a causal mask
+      // with q_len != kv_len still take a decode step.
+      attn.causal = groups[g].q_len > 1, attn.window = m_.window;
+      attn.dtype = d_.act, attn.kv_dtype = d_.kv, attn.impl = d_.attention;
+      std::string attn_name = s_.groups.empty() ? fmt::format("L{}.attention", i) : fmt::format("L{}.attention.g{}", i, g);
+      attended.push_back(add(attn_name, "attention", attn, inputs));
     }
-    OpVertex o = add(name("o_proj"), "gemm", linear(s_.tokens(), m_.hidden, heads_ * m_.head_dim), attended);
-    // Row-split o_proj leaves each rank a partial sum of the full hidden rows.
-    if (p_.tp > 1) o = tp_all_reduce(name("attn_all_reduce"), T_ * hidden_bytes(), o);
-    OpVertex r1 = residual(name("attn_residual"), x, o);
-    OpVertex n2 = norm(name("ffn_norm"), s_.tokens(), r1);
-    OpVertex ffn_out = m_.is_moe() ? moe_ffn(i, n2) : dense_ffn(i, n2);
-    return m_.is_moe() ? moe_residual(name("ffn_residual"), r1, ffn_out) : residual(name("ffn_residual"), r1, ffn_out);
+    return attended;
+  }
+
+  // Multi-head latent attention (DeepSeek-V2/V3) in the absorbed form inference engines run: q
+  // through its low-rank bottleneck (q_a_proj → norm → q_b_proj), the KV latent and the shared RoPE
+  // key from kv_a_proj (→ norm), the latent appended to the cache; each head's no-RoPE query
+  // multiplied into latent space (q_absorb: W_UK per head), attention of every head over the one
+  // latent "KV head" (QK dim kv_lora_rank + rope_head_dim), the result taken back per head
+  // (v_absorb: W_UV), then o_proj. One device only (parallel_layout refuses tp > 1).
+  OpVertex mla_attention(std::int64_t i, OpVertex n1) {
+    auto name = [&](const char* op) { return fmt::format("L{}.{}", i, op); };
+    const std::int64_t H = heads_, D = m_.head_dim, R = m_.rope_head_dim, L = m_.kv_lora_rank;
+    const std::int64_t V = m_.v_head_dim > 0 ? m_.v_head_dim : D, T = s_.tokens();
+    OpVertex q = n1;
+    if (m_.q_lora_rank > 0) {
+      q = add(name("q_a_proj"), "gemm", linear(T, m_.q_lora_rank, m_.hidden), {n1});
+      q = norm(name("q_a_norm"), T, q, m_.q_lora_rank);
+    }
+    q = add(name("q_b_proj"), "gemm", linear(T, H * D, m_.q_lora_rank > 0 ? m_.q_lora_rank : m_.hidden), {q});
+    OpVertex latent = add(name("kv_a_proj"), "gemm", linear(T, L + R, m_.hidden), {n1});
+    latent = norm(name("kv_a_norm"), T, latent, L);
+    double rope = T_ * double(H * R + R) * a_;
+    OpVertex rotated = add(name("rope"), "elementwise", stream(rope + 2 * T_ * double(R) * a_, rope, kRopeFlops * rope / a_, T),
+                           {q, latent});
+    double cached = T_ * double(L + R);
+    OpVertex append = add(name("kv_append"), "elementwise", stream(cached * a_, cached * bytes_per_element(d_.kv), 0, T),
+                          {latent, rotated});
+    GemmOp absorb = linear(T, L, D - R, H);
+    OpVertex q_latent = add(name("q_absorb"), "gemm", absorb, {q, rotated});
+    AttentionOp attn;
+    attn.heads = H, attn.kv_heads = 1, attn.head_dim = L + R;
+    OpVertex heads_out = add(name("v_absorb"), "gemm", linear(T, V, L, H), attention_ops(i, attn, {q_latent, append}));
+    return add(name("o_proj"), "gemm", linear(T, m_.hidden, H * V), {heads_out});
   }
 
   // HF rotate_half RoPE as its torch ops, for q (q_bytes) then k (k_bytes): per tensor x2·(−1) on
@@ -202,28 +252,30 @@ class StepBuilder {
 
   // The activation between the up and down projections, over `rows` token rows (ffn_ wide: the
   // rank's column shard).
-  OpVertex activation(const std::string& layer_prefix, std::int64_t rows, OpVertex in) {
-    double f = double(ffn_), r = double(rows);
+  OpVertex activation(const std::string& layer_prefix, std::int64_t rows, OpVertex in, std::int64_t width = 0,
+                      const std::string& tag = "") {
+    double f = double(width > 0 ? width : ffn_), r = double(rows);
     if (m_.gated) {
       // Its parts: silu(gate) then ·up, the first writing silu(gate) for the second.
       std::vector<OpPart> parts = {
-          {layer_prefix + m_.activation, stream(r * f * a_, r * f * a_, (kSiluMulFlops - 1) * r * f, rows),
+          {layer_prefix + tag + m_.activation, stream(r * f * a_, r * f * a_, (kSiluMulFlops - 1) * r * f, rows),
            {composite_input(0)}},
-          {layer_prefix + m_.activation + "_mul", stream(2 * r * f * a_, r * f * a_, r * f, rows),
+          {layer_prefix + tag + m_.activation + "_mul", stream(2 * r * f * a_, r * f * a_, r * f, rows),
            {0, composite_input(0)}}};
-      return add(layer_prefix + m_.activation + "_mul", "elementwise",
+      return add(layer_prefix + tag + m_.activation + "_mul", "elementwise",
                  stream(2 * r * f * a_, r * f * a_, kSiluMulFlops * r * f, rows), {in}, std::move(parts));
     }
     double per = m_.activation == "gelu" ? kGeluFlops : kSiluMulFlops - 1;
-    return add(layer_prefix + m_.activation, "elementwise", stream(r * f * a_, r * f * a_, per * r * f, rows), {in});
+    return add(layer_prefix + tag + m_.activation, "elementwise", stream(r * f * a_, r * f * a_, per * r * f, rows), {in});
   }
 
-  OpVertex dense_ffn(std::int64_t i, OpVertex in) {
+  // `width`: the FFN's intermediate size on this rank (ffn_, or a MoE model's dense_ffn).
+  OpVertex dense_ffn(std::int64_t i, OpVertex in, std::int64_t width) {
     std::string p = fmt::format("L{}.", i);
-    std::int64_t up_n = (m_.gated ? 2 : 1) * ffn_;
+    std::int64_t up_n = (m_.gated ? 2 : 1) * width;
     OpVertex up = add(p + (m_.gated ? "gate_up" : "up_proj"), "gemm", linear(s_.tokens(), up_n, m_.hidden), {in});
-    OpVertex act = activation(p, s_.tokens(), up);
-    OpVertex down = add(p + "down_proj", "gemm", linear(s_.tokens(), m_.hidden, ffn_), {act});
+    OpVertex act = activation(p, s_.tokens(), up, width);
+    OpVertex down = add(p + "down_proj", "gemm", linear(s_.tokens(), m_.hidden, width), {act});
     if (p_.tp > 1) down = tp_all_reduce(p + "ffn_all_reduce", T_ * hidden_bytes(), down);
     return down;
   }
@@ -260,15 +312,28 @@ class StepBuilder {
     if (p_.tp > 1) down = tp_all_reduce(p + "ffn_all_reduce", routed_bytes, down);
     if (p_.ep > 1)
       down = collective(p + "ep_combine", CollectiveKind::all_to_all, ParallelAxis::ep, routed_bytes, {down});
+    if (m_.shared_experts > 0) shared_ = shared_experts(p, in);
     return down;
+  }
+
+  // DeepSeek's shared experts: every token through shared_experts experts of ffn, as one dense FFN
+  // of shared_experts·ffn (the residual adds its output beside the routed experts').
+  OpVertex shared_experts(const std::string& p, OpVertex in) {
+    std::int64_t width = m_.shared_experts * ffn_;
+    OpVertex up = add(p + "shared_gate_up", "gemm", linear(s_.tokens(), (m_.gated ? 2 : 1) * width, m_.hidden), {in});
+    OpVertex act = activation(p, s_.tokens(), up, width, "shared_");
+    return add(p + "shared_down", "gemm", linear(s_.tokens(), m_.hidden, width), {act});
   }
 
   // MoE residual: the top_k expert outputs weighted by their router probabilities and added to
   // the residual stream in one pass (reads k expert rows, the k weights and the residual).
   OpVertex moe_residual(const std::string& name, OpVertex skip, OpVertex experts) {
-    double h = double(m_.hidden), k = double(m_.top_k);
-    return add(name, "elementwise", stream((k + 1) * T_ * h * a_ + T_ * k * a_, T_ * h * a_, 2 * k * T_ * h, s_.tokens()),
-               {skip, experts, topk_});
+    double h = double(m_.hidden), k = double(m_.top_k), shared = m_.shared_experts > 0 ? 1 : 0;
+    std::vector<OpVertex> inputs = {skip, experts, topk_};
+    if (m_.shared_experts > 0) inputs.push_back(shared_);
+    return add(name, "elementwise",
+               stream((k + 1 + shared) * T_ * h * a_ + T_ * k * a_, T_ * h * a_, (2 * k + shared) * T_ * h, s_.tokens()),
+               inputs);
   }
 
   const ModelArchitecture& m_;
@@ -282,6 +347,7 @@ class StepBuilder {
   int stage_ = 0;       // the pipeline stage of the ops being added
   OpGraph g_;
   OpVertex topk_ = 0;  // the current layer's router top-k (its weights feed the MoE residual)
+  OpVertex shared_ = 0;  // the current layer's shared-expert output (DeepSeek)
 };
 
 }  // namespace

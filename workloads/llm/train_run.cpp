@@ -22,6 +22,9 @@ TrainRun parse_train_run(const WorkloadSpec& spec) {
   auto fail = [&](const std::string& what) { workload_error(fmt::format("workload '{}': {}", spec.text(), what)); };
   TrainRun run;
   run.arch = spec_architecture(spec);
+  if (run.arch.is_mla() || run.arch.shared_experts > 0 || run.arch.dense_layers > 0)
+    fail(fmt::format("training {} (multi-head latent attention, shared experts, dense first layers) is not modelled; "
+                     "decode and prefill are", run.arch.name));
 
   run.batch = spec.positive_int("batch");
   run.seq = spec.positive_int("seq");

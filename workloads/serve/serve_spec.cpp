@@ -246,8 +246,10 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
     spec_fail(t, "kernels", fmt::format("'{}' is not one of {}", s.framework, join(FrameworkPasses::names())));
   std::string trace = spec.word("trace", "");
   if (!trace.empty()) {
-    for (const char* f : {"requests", "rate", "prompt", "output", "seed"})
+    for (const char* f : {"requests", "rate", "prompt", "output"})
       if (spec.has(f)) spec_fail(t, f, "comes from the trace file; leave it out with trace=");
+    if (spec.has("seed") && !spec.has("draft"))
+      spec_fail(t, "seed", "the requests come from the trace file; a seed only seeds the draft's acceptance draws");
     s.requests = read_serve_trace(trace);
   } else {
     s.requests = draw_requests(spec);
@@ -265,21 +267,32 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
   s.gpu_memory_utilization = spec.positive_real("gpu_memory_utilization", s.gpu_memory_utilization);
   if (s.gpu_memory_utilization > 1)
     spec_fail(t, "gpu_memory_utilization", fmt::format("{} is above 1 (a fraction of device memory)", s.gpu_memory_utilization));
+  s.kv_blocks = spec.positive_int("kv_blocks", 0);
   s.context_bucket = spec.positive_int("context_bucket", s.context_bucket);
-  s.reuse = spec.boolean("reuse", true);
+  std::string reuse = spec.word("reuse", "true");
+  if (reuse != "true" && reuse != "false" && reuse != "ops")
+    spec_fail(t, "reuse", fmt::format("'{}' is not true, false or ops (ops: compose step times from op shapes, an "
+                                      "approximation)", reuse));
+  s.reuse = reuse != "false", s.reuse_ops = reuse == "ops";
   s.slo_ttft = spec.has("slo_ttft") ? spec.positive_real("slo_ttft", 0) : 0;
   s.slo_tpot = spec.has("slo_tpot") ? spec.positive_real("slo_tpot", 0) : 0;
+  s.seed = std::uint64_t(spec.non_negative_int("seed", 0));
+  parse_serve_options(spec, s);
   std::vector<std::string> valid = {"model", "requests", "rate", "prompt", "output", "seed", "trace", "batching",
                                     "max_batch", "max_tokens_per_step", "chunked_prefill", "block",
-                                    "gpu_memory_utilization", "context_bucket", "reuse", "slo_ttft", "slo_tpot",
+                                    "gpu_memory_utilization", "kv_blocks", "context_bucket", "reuse", "slo_ttft", "slo_tpot",
                                     "weights", "act", "kv", "kernels"};
+  for (const auto& f : serve_option_fields()) valid.push_back(f);
   for (const auto& f : architecture_fields()) valid.push_back(f);
   spec.reject_unused(valid);
-  for (const ServeRequest& r : s.requests)
-    if (r.prompt + r.output > s.arch.max_context)
-      workload_error(fmt::format("workload '{}': request {} holds {} tokens (prompt {} + output {}), above {}'s "
-                                 "max_context {}", t, r.id, r.prompt + r.output, r.prompt, r.output, s.arch.name,
-                                 s.arch.max_context));
+  for (const ModelArchitecture* m : {&s.arch, &s.speculative.draft}) {
+    if (m->name.empty()) continue;
+    for (const ServeRequest& r : s.requests)
+      if (r.prompt + r.output > m->max_context)
+        workload_error(fmt::format("workload '{}': request {} holds {} tokens (prompt {} + output {}), above {}'s "
+                                   "max_context {}", t, r.id, r.prompt + r.output, r.prompt, r.output, m->name,
+                                   m->max_context));
+  }
   if (!s.chunked_prefill)
     for (const ServeRequest& r : s.requests)
       if (r.prompt > s.max_tokens_per_step)

@@ -1,10 +1,13 @@
 #pragma once
-// The `serve` workload (docs/serving.md): requests arriving over time at one serving engine on one
-// device. Shapes only: the requests (arrival, prompt and output tokens) and the engine's settings;
-// the scheduler loop that turns them into engine steps is app/serving_runner.
+// The `serve` workload (docs/serving.md): requests arriving over time at serving engines on one
+// device or a system of devices. Shapes only: the requests (arrival, prompt and output tokens) and
+// the engines' settings; the scheduler loop that turns them into engine steps is app/serving_*.
 //   serve:model=M,requests=N,rate=R|inf,prompt=LEN,output=LEN,seed=S[,trace=FILE]
 //         [,batching=continuous|static,max_batch=256,max_tokens_per_step=2048,chunked_prefill=true,
-//          block=16,gpu_memory_utilization=0.9,context_bucket=16,reuse=true,slo_ttft=S,slo_tpot=S,
+//          block=16,gpu_memory_utilization=0.9,kv_blocks=,context_bucket=16,reuse=true|false|ops,slo_ttft=S,slo_tpot=S,
+//          preemption=recompute|swap,swap_space=4GiB,
+//          draft=MODEL,k=4,accept=0.6,baseline=true,
+//          tp=1,dp=1,disaggregate=xPyD,prefill_tp=,decode_tp=,router=least_loaded|round_robin,
 //          weights=,act=,kv=,kernels=,<architecture fields>]
 // LEN: a whole number (fixed), uniform:A..B (inclusive) or normal:MEAN/STD/MIN..MAX (rounded to the
 // nearest token, clamped; '/' because commas separate spec fields).
@@ -24,6 +27,32 @@ struct ServeRequest {
   std::int64_t output = 0;   // tokens to generate (the first comes from the prefill step)
 };
 
+// vLLM's two ways to free KV blocks when the pool is full (preemption_mode).
+enum class Preemption { recompute, swap };
+
+// Speculative decoding (docs/serving.md): a draft model proposes k tokens per step, the target
+// verifies them in one step of k + 1 query tokens per sequence; each draft token is accepted with
+// probability `accept`, independently, until the first rejection.
+struct SpeculativeSpec {
+  ModelArchitecture draft;        // draft.name empty: no speculation
+  std::int64_t k = 4;             // tokens proposed per step (vLLM num_speculative_tokens)
+  double accept = 0.6;            // per-token acceptance probability, in (0, 1]
+  bool baseline = true;           // also simulate the run without speculation, for the speed-up
+  bool on() const { return !draft.name.empty(); }
+};
+
+// Where the engines run (a system of devices for more than one device): `dp` replicas of `tp`
+// devices each, or — disaggregated — `prefill` instances of prefill_tp devices that hand each
+// request's KV cache over the links to one of `decode` instances of decode_tp devices.
+struct ServeLayout {
+  std::int64_t tp = 1, dp = 1;
+  std::int64_t prefill = 0, decode = 0;     // disaggregate=xPyD; 0: not disaggregated
+  std::int64_t prefill_tp = 1, decode_tp = 1;
+  bool round_robin = false;                 // router=round_robin | least_loaded (fewest unfinished requests)
+  bool disaggregated() const { return prefill > 0; }
+  std::int64_t devices() const { return disaggregated() ? prefill * prefill_tp + decode * decode_tp : tp * dp; }
+};
+
 struct ServeSpec {
   ModelArchitecture arch;
   LlmDtypes dtypes;
@@ -35,11 +64,20 @@ struct ServeSpec {
   bool chunked_prefill = true;    // a prompt may be split over steps and mixed with decodes
   std::int64_t block = 16;        // tokens per KV block (vLLM default 16)
   double gpu_memory_utilization = 0.9;  // vLLM default
+  std::int64_t kv_blocks = 0;     // the pool's blocks as given (vLLM num_gpu_blocks_override); 0: sized from memory
   // Decode attention of a step runs as one group over the mean context rounded up to a multiple of
   // this (docs/serving.md: the approximation and its bound); 1: the mean rounded up to a token.
   std::int64_t context_bucket = 16;
-  bool reuse = true;              // reuse the records of an identical step shape (changes no number)
+  bool reuse = true;              // reuse the time of an identical step shape (changes no number)
+  // reuse=ops: compose a pass's time from its ops' shapes, each simulated once (app/serving_op_memo.h):
+  // an approximation, off by default.
+  bool reuse_ops = false;
   double slo_ttft = 0, slo_tpot = 0;  // seconds; 0: no bound
+  Preemption preemption = Preemption::recompute;  // vLLM's default
+  double swap_space = 4.0 * (1 << 30);            // bytes of host memory per device for swapped KV (vLLM: 4 GiB)
+  SpeculativeSpec speculative;
+  ServeLayout layout;
+  std::uint64_t seed = 0;         // the draw's seed; also seeds the acceptance draws
 };
 
 // Draws from std::mt19937_64's raw output with our own transforms (bit-identical on every
@@ -71,5 +109,11 @@ LengthDistribution parse_length(const std::string& text, const std::string& fiel
 std::vector<ServeRequest> read_serve_trace(const std::string& path);
 
 ServeSpec parse_serve_spec(const WorkloadSpec& spec);
+
+// The fields of the options below, for reject_unused.
+const std::vector<std::string>& serve_option_fields();
+// preemption=, swap_space=, draft=, k=, accept=, baseline=, tp=, dp=, disaggregate=, prefill_tp=,
+// decode_tp=, router= (workloads/serve/serve_options.cpp); each mistake one line naming the field.
+void parse_serve_options(const WorkloadSpec& spec, ServeSpec& s);
 
 }  // namespace hwsim

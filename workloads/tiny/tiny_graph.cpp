@@ -91,6 +91,7 @@ class GraphBuilder {
       GemmOp g;
       g.m = batch_, g.n = l.filters, g.k = x.h * x.w * x.c;  // flattens its input
       g.a = g.b = g.out = DType::int8;
+      g.runtime_pads_rows = true;  // a compiled int8 graph: its runtime lays out (pads) the tensors
       return emit(Op{l.name, "fc", g}, {x}, 1, 1, l.filters);
     }
     if (l.op == "add") {

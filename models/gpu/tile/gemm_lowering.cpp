@@ -1,4 +1,5 @@
 #include "models/gpu/tile/gemm_lowering.h"
+#include "models/gpu/tile/gemm_alignment.h"
 #include "sim/arith.h"
 
 #include <algorithm>
@@ -12,11 +13,11 @@ namespace hwsim {
 namespace {
 
 // Tile shapes are the chip's (chip.gemm_library: cuBLAS/CUTLASS shapes by default, hipBLASLt's on
-// AMD; models/gpu/library_habits.h).
+// AMD; models/gpu/library_habits.h); unaligned operands take the library's fallback tiles.
 const int kSplitFactors[] = {1, 2, 3, 4, 6, 8, 12, 16};
-// Weight-only formats (b narrower than a) are dequantised on the CUDA cores before the MMA:
-// unpack, convert, scale — about this many FP32-pipe operations per weight element.
-constexpr double kDequantOpsPerWeight = 4;
+// cp.async copies 4, 8 or 16 bytes; narrower operands are staged through registers one K stage
+// ahead (PTX ISA, cp.async: cp-size 4, 8 or 16).
+constexpr int kAsyncCopyMinBytes = 4;
 // Tile rows per raster band (the libraries' swizzle / Triton's GROUP_SIZE_M).
 constexpr std::int64_t kRasterBand = 8;
 
@@ -61,10 +62,24 @@ int k_step(const GemmOp& g, const GemmTileShape& shape) {
 }
 
 // Operand bytes of `stages` pipeline stages in flight (Little's law), counting the stages a
-// library prefetches into registers.
-double in_flight_bytes(const GemmOp& g, const GpuChip& chip, int stages, int bm, int bn, int bk) {
-  return (stages - 1 + chip.gemm_library.register_prefetch_stages) *
-         (bm * bytes_per_element(g.a) + bn * bytes_per_element(g.b)) * bk;
+// library prefetches into registers; accesses narrower than cp.async allows keep one stage.
+double in_flight_bytes(const GemmOp& g, const GpuChip& chip, int stages, int bm, int bn, int bk, int vector_bytes) {
+  double stage = (bm * bytes_per_element(g.a) + bn * bytes_per_element(g.b)) * bk;
+  if (vector_bytes < kAsyncCopyMinBytes) return stage;
+  return (stages - 1 + chip.gemm_library.register_prefetch_stages) * stage;
+}
+
+// Without TMA the library's fallback kernel (one alignment for all three matrices: the narrowest,
+// as cuBLAS picks "alignN" kernels) loads every operand byte into registers and stores it to shared
+// memory lane by lane, and stores every output byte the same way: the SM's load/store path
+// (chip.paths.lsu_lanes_per_clock) serves them while the math runs. Returned as the tensor-rate
+// FLOPs of the same time; a CTA takes the longer of the two (they overlap), so math-heavy kernels
+// (FP32 on the CUDA cores) hide narrow loads and tensor-core kernels do not.
+double lsu_equivalent_flops(const GemmOp& g, const GpuChip& chip, int vector_bytes, double operand_bytes,
+                            double out_bytes) {
+  if (vector_bytes >= 16) return 0;
+  double lanes = (2 * operand_bytes + out_bytes) / vector_bytes;
+  return lanes / (chip.paths.lsu_lanes_per_clock * chip.clock_hz) * gemm_sm_flop_rate(g, chip, false);
 }
 
 // hipBLASLt's WorkGroupMappingXCC: the hardware deals thread block i to partition i mod P; the
@@ -97,13 +112,15 @@ double estimate(const GemmOp& g, const GpuChip& chip, const GemmTiling& t) {
   }
   double active = std::min(tiles, slots);
   double sharing = std::min<double>(t.ctas_per_sm, std::ceil(tiles / chip.sm_count));
-  double sm_rate = gemm_sm_flop_rate(g, chip);
-  double math = 2.0 * t.bm * t.bn * kc / (sm_rate / sharing);
-  double cluster = tm >= chip.cluster_size ? chip.cluster_size : 1;
+  bool tma = gemm_alignment(g).tma();
+  double sm_rate = gemm_sm_flop_rate(g, chip, tma);
+  double lsu = lsu_equivalent_flops(g, chip, t.vector_bytes, (t.bm * ea + t.bn * eb) * kc, t.bm * t.bn * eo);
+  double math = std::max(2.0 * t.bm * t.bn * kc, lsu) / (sm_rate / sharing);
+  double cluster = tma && tm >= chip.cluster_size ? chip.cluster_size : 1;
   double cta_bytes = (t.bm * ea + t.bn * eb / cluster) * kc;
   double l2_time = active * cta_bytes / chip.l2_bandwidth;
   double port = chip.sm_port_bytes_per_clock * chip.clock_hz / sharing;
-  double in_flight = in_flight_bytes(g, chip, t.stages, t.bm, t.bn, t.bk);
+  double in_flight = in_flight_bytes(g, chip, t.stages, t.bm, t.bn, t.bk, t.vector_bytes);
   double latency_rate = in_flight / chip.hbm_latency;
   double load_time = cta_bytes / std::min(port, latency_rate);
   double epilogue = t.bm * t.bn * eo / port + chip.cta_overhead;
@@ -122,16 +139,22 @@ DType gemm_math_dtype(const GemmOp& g) {
   return g.a;
 }
 
-double gemm_sm_flop_rate(const GemmOp& g, const GpuChip& chip) {
+double gemm_sm_flop_rate(const GemmOp& g, const GpuChip& chip, bool tma) {
   DType math = gemm_math_dtype(g);
-  double efficiency = math == DType::fp32 ? chip.simt_efficiency : chip.tensor_efficiency;
-  return chip.flop_rate_per_sm(math, g.acc) * efficiency;  // acc = fp16: the FP16-accumulate rate
+  if (math == DType::fp32) return chip.flop_rate_per_sm(math, g.acc) * chip.simt_efficiency;
+  double path = tma ? 1.0 : chip.paths.mma_sync_fraction;
+  return chip.flop_rate_per_sm(math, g.acc) * chip.tensor_efficiency * path;  // acc = fp16: the FP16-accumulate rate
 }
 
 std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
   std::vector<GemmTiling> out;
   bool simt = gemm_math_dtype(g) == DType::fp32;
-  for (const auto& shape : simt ? chip.gemm_library.simt_tiles : chip.gemm_library.tensor_tiles) {
+  // The fallback family when any matrix is unaligned, its accesses as wide as the narrowest allows.
+  GemmAlignment alignment = gemm_alignment(g);
+  int vector_bytes = alignment.vector_bytes();
+  const auto& tiles = simt ? chip.gemm_library.simt_tiles
+                           : !alignment.tma() ? chip.gemm_library.unaligned_tiles : chip.gemm_library.tensor_tiles;
+  for (const auto& shape : tiles) {
     int bk = k_step(g, shape);
     auto fp = footprint(g, chip, shape.bm, shape.bn, bk);
     if (!fp) continue;
@@ -140,12 +163,12 @@ std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
       if (split > 1 && (base_tiles * split > 2.0 * chip.sm_count * fp->ctas_per_sm ||
                         ceil_div(g.k, split) < 4 * bk))
         break;
-      GemmTiling t{shape.bm, shape.bn, bk, fp->stages, split, false, fp->ctas_per_sm, 0};
+      GemmTiling t{shape.bm, shape.bn, bk, fp->stages, split, false, fp->ctas_per_sm, 0, vector_bytes};
       t.predicted_seconds = estimate(g, chip, t);
       out.push_back(t);
     }
     if (base_tiles > double(chip.sm_count) * fp->ctas_per_sm) {
-      GemmTiling t{shape.bm, shape.bn, bk, fp->stages, 1, true, fp->ctas_per_sm, 0};
+      GemmTiling t{shape.bm, shape.bn, bk, fp->stages, 1, true, fp->ctas_per_sm, 0, vector_bytes};
       t.predicted_seconds = estimate(g, chip, t);
       out.push_back(t);
     }
@@ -164,29 +187,36 @@ GemmTiling choose_gemm_tiling(const GemmOp& g, const GpuChip& chip) {
   });
 }
 
+std::int64_t gemm_weight_panel(const GemmOp& g, const GemmTiling& t, std::int64_t object_base, std::int64_t grp,
+                               std::int64_t j, std::int64_t s) {
+  std::int64_t tm = ceil_div(g.m, t.bm), tn = ceil_div(g.n, t.bn);
+  return object_base + ((g.groups * tm + grp * tn + j) * t.split_k + s) * 2 + 1;
+}
+
 Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t, const GpuChip& chip,
                   std::int64_t object_base, TensorIds tensors) {
   double ea = bytes_per_element(g.a), eb = bytes_per_element(g.b), eo = bytes_per_element(g.out);
   std::int64_t tm = ceil_div(g.m, t.bm), tn = ceil_div(g.n, t.bn);
   std::int64_t k_per_split = ceil_div(g.k, t.split_k);
   check_kernel_size(name, double(tm) * double(tn) * double(g.groups) * t.split_k, "output tiles");
-  int cluster = tm >= chip.cluster_size ? chip.cluster_size : 1;
-  // Dequantisation work, expressed as tensor-rate FLOPs so it shares the SM's time with the MMA.
-  bool weight_only = bytes_per_element(g.b) < bytes_per_element(g.a);
-  double simt_rate = chip.flop_rate_per_sm(DType::fp32) * chip.simt_efficiency;
-  auto dequant_equivalent_flops = [&](double weights) {
-    return weight_only ? weights * kDequantOpsPerWeight * gemm_sm_flop_rate(g, chip) / simt_rate : 0.0;
+  bool tma = gemm_alignment(g).tma();
+  int cluster = tma && tm >= chip.cluster_size ? chip.cluster_size : 1;
+  // Without TMA, the load/store path's lane accesses (per CTA: its operand and output bytes),
+  // overlapped with the math: a CTA's work is the longer of the two.
+  auto with_lsu = [&](double math_flops, double operand_bytes, double out_bytes) {
+    return std::max(math_flops, lsu_equivalent_flops(g, chip, t.vector_bytes, operand_bytes, out_bytes));
   };
+  std::string fallback = tma ? "" : fmt::format(" unaligned fallback: {}", gemm_alignment(g).reason);
 
   Kernel k;
   k.name = name;
   k.op_class = "gemm";
   k.dtype = gemm_math_dtype(g);
-  k.config = fmt::format("tile {}x{}x{} stages {} split-k {} cluster {} ({} CTA/SM)", t.bm, t.bn, t.bk,
-                         t.stages, t.split_k, cluster, t.ctas_per_sm);
-  k.sm_flop_rate = gemm_sm_flop_rate(g, chip);
+  k.config = fmt::format("tile {}x{}x{} stages {} split-k {} cluster {} ({} CTA/SM){}", t.bm, t.bn, t.bk,
+                         t.stages, t.split_k, cluster, t.ctas_per_sm, fallback);
+  k.sm_flop_rate = gemm_sm_flop_rate(g, chip, tma);
   k.ctas_per_sm = t.ctas_per_sm;
-  k.bytes_in_flight = in_flight_bytes(g, chip, t.stages, t.bm, t.bn, t.bk);
+  k.bytes_in_flight = in_flight_bytes(g, chip, t.stages, t.bm, t.bn, t.bk, t.vector_bytes);
   double a_share = t.bm * ea, b_share = t.bn * eb;
   k.l2_read_factor = (a_share + b_share / cluster) / (a_share + b_share);
   k.hbm_access_cost = 1.0 / chip.tile_load_dram_efficiency;
@@ -213,7 +243,7 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
     return tensor_blocks(tensors.output, begin, begin + rows * cols * eo);
   };
   auto b_id = [&](std::int64_t grp, std::int64_t j, std::int64_t s) {
-    return object_base + ((g.groups * tm + grp * tn + j) * t.split_k + s) * 2 + 1;
+    return gemm_weight_panel(g, t, object_base, grp, j, s);
   };
   // Output tiles in the libraries' swizzled raster: bands of kRasterBand tile rows, each band
   // swept column by column, so the CTAs resident at one time share A and B panels in L2.
@@ -233,8 +263,8 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
     std::int64_t total = std::int64_t(order.size()) * k_iters;
     std::int64_t slots = std::int64_t(chip.sm_count) * t.ctas_per_sm;
     std::int64_t per_cta = ceil_div(total, slots);
-    k.config = fmt::format("tile {}x{}x{} stages {} stream-k {} CTAs cluster {} ({} CTA/SM)", t.bm, t.bn, t.bk,
-                           t.stages, ceil_div(total, per_cta), cluster, t.ctas_per_sm);
+    k.config = fmt::format("tile {}x{}x{} stages {} stream-k {} CTAs cluster {} ({} CTA/SM){}", t.bm, t.bn, t.bk,
+                           t.stages, ceil_div(total, per_cta), cluster, t.ctas_per_sm, fallback);
     for (std::int64_t first = 0; first < total; first += per_cta) {
       std::int64_t last = std::min(total, first + per_cta);
       CtaWork c;
@@ -244,7 +274,7 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
         const TileIndex& ti = order[std::size_t(tile)];
         double span = double(std::min(g.k, (tile_end - tile * k_iters) * t.bk) -
                              std::min(g.k, (it - tile * k_iters) * t.bk));
-        c.flops += 2.0 * t.bm * t.bn * double(tile_end - it) * t.bk;
+        double piece_flops = 2.0 * t.bm * t.bn * double(tile_end - it) * t.bk;
         double k_begin = std::min<double>(double(g.k), double((it - tile * k_iters) * t.bk));
         for (const auto& r : a_reads(ti.grp, ti.i, 0, ti.rows, k_begin, k_begin + span)) c.reads.push_back(r);
         c.reads.push_back({b_id(ti.grp, ti.j, 0), ti.cols * span * eb});
@@ -252,7 +282,8 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
         if (tile_end == (tile + 1) * k_iters)
           for (const auto& w : out_writes(ti.grp, ti.i, ti.j, ti.rows, ti.cols)) c.writes.push_back(w);
         if (!whole_tile) c.scratch_bytes += 2.0 * ti.rows * ti.cols * 4.0;
-        c.flops += dequant_equivalent_flops(ti.cols * span);
+        c.flops += with_lsu(piece_flops, (ti.rows * ea + ti.cols * eb) * span,
+                            tile_end == (tile + 1) * k_iters ? ti.rows * ti.cols * eo : 0);
         it = tile_end;
       }
       k.ctas.push_back(std::move(c));
@@ -268,13 +299,13 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
     for (std::int64_t s = 0; s < t.split_k; ++s) {
       double kc = double(std::min(k_per_split, g.k - s * k_per_split));
       CtaWork c;
-      c.flops = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
+      double math = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
       double k_begin = double(s * k_per_split);
       c.reads = a_reads(ti.grp, ti.i, s, ti.rows, k_begin, k_begin + kc);
       c.reads.push_back({b_id(ti.grp, ti.j, s), ti.cols * kc * eb});
       if (s == 0) c.writes = out_writes(ti.grp, ti.i, ti.j, ti.rows, ti.cols);
       c.scratch_bytes = t.split_k > 1 ? 2.0 * ti.rows * ti.cols * 4.0 : 0;
-      c.flops += dequant_equivalent_flops(ti.cols * kc);
+      c.flops = with_lsu(math, (ti.rows * ea + ti.cols * eb) * kc, s == 0 ? ti.rows * ti.cols * eo : 0);
       k.ctas.push_back(std::move(c));
     }
   }

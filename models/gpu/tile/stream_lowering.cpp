@@ -16,9 +16,20 @@ constexpr double kBytesInFlightPerThread = 64;
 // (γ, β: the bytes read beyond the rows), which every CTA shares through L2.
 constexpr double kNormBytesInFlightPerThread = 8;
 constexpr double kNormMaxCtasPerSlot = 4;  // beyond this, rows share CTAs (grid-stride loop)
+// Softmax (PyTorch SoftMax.cu): rows up to 1024 elements and 4 KiB are held in registers by a warp
+// (persistent softmax: one pass); longer rows are walked three times by a CTA (max, sum of exp,
+// normalise-and-store), the later passes from L2, with vectorised loads.
+constexpr double kPersistentSoftmaxRowBytes = 4096;
+constexpr int kBlockSoftmaxPasses = 3;
+// DRAM and L2 move 32-byte sectors (StreamOp::strided_read_bytes: how much of one a strided
+// access uses).
+constexpr double kSectorBytes = 32;
 
-Kernel lower_norm(const StreamOp& op, const GpuChip& chip, TensorIds tensors, std::int64_t weights_object, Kernel k) {
-  k.bytes_in_flight = kThreadsPerCta * kNormBytesInFlightPerThread;
+// One CTA per row (up to kNormMaxCtasPerSlot per slot), each reading its row `passes` times (the
+// passes after the first from L2) plus the shared weights (bytes read beyond the rows).
+Kernel lower_rows(const StreamOp& op, const GpuChip& chip, TensorIds tensors, std::int64_t weights_object, Kernel k,
+                  double bytes_per_thread, int passes, const char* what) {
+  k.bytes_in_flight = kThreadsPerCta * bytes_per_thread;
   double slots = double(chip.sm_count) * k.ctas_per_sm;
   double rows = double(std::max<std::int64_t>(1, op.rows));
   double ctas = std::min(rows, slots * kNormMaxCtasPerSlot);
@@ -27,19 +38,21 @@ Kernel lower_norm(const StreamOp& op, const GpuChip& chip, TensorIds tensors, st
   double row_written = op.bytes_written / rows;
   double row_read = std::min(op.bytes_read / rows, row_written > 0 ? row_written : op.bytes_read / rows);
   double weights = std::max(0.0, op.bytes_read - row_read * rows);
-  k.config = fmt::format("row-norm {} CTAs x {} threads, {:.3g} rows each, 2 passes", ctas, kThreadsPerCta, rows_per_cta);
+  k.config = fmt::format("{} {} CTAs x {} threads, {:.3g} rows each, {} pass{}", what, ctas, kThreadsPerCta,
+                         rows_per_cta, passes, passes > 1 ? "es" : "");
   for (std::int64_t i = 0; i < std::int64_t(ctas); ++i) {
     CtaWork c;
     c.flops = op.flops / ctas;
     double begin = row_read * rows_per_cta * double(i), end = begin + row_read * rows_per_cta;
-    // The second pass re-reads the row; with no tensor identity it still comes from L2.
+    // The later passes re-read the row; with no tensor identity they still come from L2.
     std::int64_t row_tensor = tensors.input >= 0 ? tensors.input : -1;
     c.reads = tensor_blocks(row_tensor, begin, end);
-    auto again = row_tensor >= 0 ? tensor_blocks(row_tensor, begin, end)
-                                 : std::vector<OperandRead>{};
-    c.reads.insert(c.reads.end(), again.begin(), again.end());
+    for (int pass = 1; pass < passes; ++pass) {
+      auto again = row_tensor >= 0 ? tensor_blocks(row_tensor, begin, end) : std::vector<OperandRead>{};
+      c.reads.insert(c.reads.end(), again.begin(), again.end());
+      if (row_tensor < 0) c.scratch_bytes += end - begin;
+    }
     if (weights > 0) c.reads.push_back({weights_object, weights});
-    c.scratch_bytes = row_tensor >= 0 ? 0 : end - begin;
     double out_begin = row_written * rows_per_cta * double(i);
     c.writes = tensor_blocks(tensors.output, out_begin, out_begin + row_written * rows_per_cta);
     k.ctas.push_back(std::move(c));
@@ -61,7 +74,16 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.flops = op.flops;
   k.min_bytes = op.bytes_read + op.bytes_written;
   k.peak_flop_rate = chip.peak_flop_rate(DType::fp32);
-  if (op_class == "norm") return lower_norm(op, chip, tensors, object_base, std::move(k));
+  if (op_class == "norm")
+    return lower_rows(op, chip, tensors, object_base, std::move(k), kNormBytesInFlightPerThread, 2, "row-norm");
+  if (op_class == "softmax") {
+    bool persistent = op.bytes_read / double(std::max<std::int64_t>(1, op.rows)) <= kPersistentSoftmaxRowBytes;
+    return lower_rows(op, chip, tensors, object_base, std::move(k), kBytesInFlightPerThread,
+                      persistent ? 1 : kBlockSoftmaxPasses, persistent ? "softmax (persistent)" : "softmax");
+  }
+  // Strided reads (a transposing copy): each access moves a whole sector through L2 for the few
+  // bytes it uses; the sector's other bytes are found in L2 by later accesses.
+  if (op.strided_read_bytes > 0) k.l2_read_factor = std::max(1.0, kSectorBytes / op.strided_read_bytes);
   // Row-wise kernels use one CTA per row (up to the chip's slots, then a grid-stride loop);
   // flat kernels cut the data into one slice per slot.
   double slots = double(chip.sm_count) * k.ctas_per_sm;

@@ -2,32 +2,58 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 namespace hwsim {
 
-// One CTA's flows, kept in place while it runs so completion callbacks capture two pointers
-// (std::function's inline storage) instead of copies.
-struct TileMachine::CtaFlight {
-  KernelRun* run;
-  int sm;
-  FlowSpec main, epilogue;
-};
+PackedKernel PackedKernel::pack(Kernel kernel) {
+  PackedKernel p;
+  std::size_t operands = 0;
+  for (const CtaWork& c : kernel.ctas) operands += c.reads.size() + c.writes.size();
+  if (operands > std::numeric_limits<std::uint32_t>::max())
+    throw std::logic_error(kernel.name + ": more operand blocks than a packed kernel indexes");
+  p.ctas.reserve(kernel.ctas.size());
+  p.operands.reserve(operands);
+  auto append = [&](const std::vector<OperandRead>& list) {
+    auto first = std::uint32_t(p.operands.size());
+    p.operands.insert(p.operands.end(), list.begin(), list.end());
+    return first;
+  };
+  for (const CtaWork& c : kernel.ctas) {
+    Cta cta{c.flops, c.scratch_bytes, 0, std::uint32_t(c.reads.size()), 0, std::uint32_t(c.writes.size())};
+    cta.reads = append(c.reads);
+    cta.writes = append(c.writes);
+    p.ctas.push_back(cta);
+  }
+  kernel.ctas = {};
+  p.kernel = std::move(kernel);
+  return p;
+}
 
 // Book-keeping of the kernel in flight.
 struct TileMachine::KernelRun {
-  const Kernel* kernel;
+  const PackedKernel* packed;
+  const Kernel* kernel;  // its figures
   WorkRecord record;
   std::size_t next_cta = 0;
   std::size_t finished = 0;
   double start = 0;
   double overhead_sm_seconds = 0;  // prologue + epilogue + per-CTA cost, summed over CTAs
   std::vector<int> free_slots;     // per SM
-  std::vector<CtaFlight> flights;  // one per CTA, indexed like kernel->ctas
   std::vector<std::size_t> next_in_partition;  // partitioned chips: next CTA of each partition
+  CtaGroup* forming = nullptr;     // the group CTAs placed now join while their plans are equal
 };
 
+bool TileMachine::CtaPlan::operator==(const CtaPlan& o) const {
+  return fill == o.fill && main.bytes == o.main.bytes && main.max_rate == o.main.max_rate &&
+         main.demands == o.main.demands && main_sm_weight == o.main_sm_weight && epilogue.bytes == o.epilogue.bytes &&
+         epilogue.max_rate == o.epilogue.max_rate && epilogue.demands == o.epilogue.demands &&
+         epilogue_sm_weight == o.epilogue_sm_weight;
+}
+
 TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
-    : sc_core::sc_module(name), chip_(chip), timers_("timers"), flows_("flows"),
+    : sc_core::sc_module(name), chip_(chip), launch_time_(to_sc_time(chip.launch_overhead)), timers_("timers"),
+      flows_("flows"),
       caches_(chip.layout.partitions, chip.l2_bytes, chip.layout.mall_bytes), schema_(schema(chip)) {
   auto& net = flows_.network();
   for (int p = 0; p < chip.layout.partitions; ++p)
@@ -82,13 +108,21 @@ std::vector<WorkRecord> TileMachine::run_kernels(const std::vector<Kernel>& kern
   std::vector<WorkRecord> records;
   records.reserve(kernels.size());
   double step_start = sim_now();
-  for (const Kernel& kernel : kernels) records.push_back(run_kernel(kernel, step_start));
+  for (const Kernel& kernel : kernels)
+    records.push_back(run_kernel(PackedKernel::pack(kernel), step_start, &kernel == &kernels.back()));
   return records;
 }
 
-WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
+WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start, bool last_of_step) {
   auto& net = flows_.network();
-  KernelRun run{&kernel, {}, 0, 0, sim_now(), 0, {}, {}};
+  const Kernel& kernel = packed.kernel;
+  const std::size_t ctas = packed.ctas.size();
+  KernelRun run{&packed, &kernel, {}, 0, 0, sim_now(), 0, {}, {}, nullptr};
+  groups_used_ = 0;
+  member_sm_.clear();
+  member_resource_.clear();
+  member_sm_.reserve(ctas);
+  member_resource_.reserve(ctas);
   run.record.name = kernel.name;
   run.record.op_class = kernel.op_class;
   run.record.config = kernel.config;
@@ -100,10 +134,10 @@ WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   run.record.peak_memory_bandwidth = chip_.hbm_bandwidth;
   run.record.launch = chip_.launch_overhead;
   // Kind-specific details: the grid and how it fills the chip.
-  int sms_used = int(std::min<std::size_t>(kernel.ctas.size(), std::size_t(chip_.sm_count)));
-  double waves = double(kernel.ctas.size()) / (double(chip_.sm_count) * kernel.ctas_per_sm);
+  int sms_used = int(std::min<std::size_t>(ctas, std::size_t(chip_.sm_count)));
+  double waves = double(ctas) / (double(chip_.sm_count) * kernel.ctas_per_sm);
   run.record.schema = schema_;
-  run.record.details = {double(kernel.ctas.size()), double(kernel.ctas_per_sm), double(sms_used), waves};
+  run.record.details = {double(ctas), double(kernel.ctas_per_sm), double(sms_used), waves};
   for (auto& s : sms_) s.busy_total = 0;
   auto l2_bytes = [&] {
     double b = 0;
@@ -114,16 +148,19 @@ WorkRecord TileMachine::run_kernel(const Kernel& kernel, double step_start) {
   double mall_before = chip_.layout.has_mall() ? net.bytes_through(mall_resource_) : 0;
 
   clock_->kernel_started(kernel);
-  wait(to_sc_time(chip_.launch_overhead));
+  wait(launch_time_);
   run.free_slots.assign(std::size_t(chip_.sm_count), kernel.ctas_per_sm);
-  run.flights.resize(kernel.ctas.size());
-  if (kernel.ctas.empty()) {
+  if (ctas == 0) {
     kernel_done_.notify(sc_core::SC_ZERO_TIME);
   } else {
     dispatch(run);
+    flush_group(run);
   }
   wait(kernel_done_);
-  if (chip_.layout.partitions > 1) release_partitions();
+  // A step ends with its dirty L2 data written back (the last kernel waits for it): what a
+  // repeated step pays anyway, as the next one evicts it, and what keeps a kernel that streams out
+  // more than L2 holds (a fill) from finishing before its bytes reach memory.
+  if (chip_.layout.partitions > 1 || last_of_step) release_partitions();
 
   double end = sim_now();
   net.advance_to(end);
@@ -164,11 +201,11 @@ void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration,
 void TileMachine::dispatch(KernelRun& run) {
   if (chip_.layout.partitions > 1) return dispatch_partitioned(run);
   // Breadth-first over SMs, as the hardware's block scheduler spreads a grid.
-  const Kernel& k = *run.kernel;
+  const std::size_t n = run.packed->ctas.size();
   bool placed = true;
-  while (placed && run.next_cta < k.ctas.size()) {
+  while (placed && run.next_cta < n) {
     placed = false;
-    for (int sm = 0; sm < chip_.sm_count && run.next_cta < k.ctas.size(); ++sm) {
+    for (int sm = 0; sm < chip_.sm_count && run.next_cta < n; ++sm) {
       if (run.free_slots[std::size_t(sm)] == 0) continue;
       --run.free_slots[std::size_t(sm)];
       start_cta(run, run.next_cta++, sm);
@@ -180,8 +217,7 @@ void TileMachine::dispatch(KernelRun& run) {
 // AMD's dispatcher deals a grid's workgroups round-robin over the XCDs: CTA i belongs to partition
 // i mod P, and each partition places its own CTAs, in order, breadth-first on its SMs.
 void TileMachine::dispatch_partitioned(KernelRun& run) {
-  const Kernel& k = *run.kernel;
-  std::size_t n = k.ctas.size(), parts = std::size_t(chip_.layout.partitions);
+  std::size_t n = run.packed->ctas.size(), parts = std::size_t(chip_.layout.partitions);
   int per = chip_.sms_per_partition();
   if (run.next_in_partition.empty())
     for (std::size_t p = 0; p < parts; ++p) run.next_in_partition.push_back(p);
@@ -221,18 +257,25 @@ void TileMachine::release_partitions() {
 // What one CTA's operands cost beyond its SM: bytes per level from the caches of its partition,
 // as flow demands per byte read (main) and per byte written (epilogue), and the latency of its
 // first data. Without a memory-side cache: l2, hbm (the arithmetic NVIDIA chips always had).
-TileMachine::CtaRoute TileMachine::route_cta(const Kernel& k, const CtaWork& cta, int sm) {
-  int partition = chip_.partition_of_sm(sm);
+TileMachine::CtaRoute TileMachine::route_cta(const PackedKernel& packed, const PackedKernel::Cta& cta, int sm) {
+  const Kernel& k = packed.kernel;
+  int partition = chip_.layout.partitions > 1 ? chip_.partition_of_sm(sm) : 0;
   ResourceId l2 = l2_resources_[std::size_t(partition)];
   CtaRoute out;
   LevelBytes reads, writes;
-  for (const auto& r : cta.reads) {
-    out.read_bytes += r.bytes;
-    reads += caches_.read(partition, r.object, r.bytes, r.offset);
+  auto add = [](LevelBytes& sum, const LevelBytes& b) {  // LevelBytes::operator+=, inlined
+    sum.l2_miss += b.l2_miss;
+    sum.l2_writeback += b.l2_writeback;
+    sum.mall_miss += b.mall_miss;
+    sum.mall_writeback += b.mall_writeback;
+  };
+  for (const OperandRead* r = &packed.operands[cta.reads], *end = r + cta.read_count; r != end; ++r) {
+    out.read_bytes += r->bytes;
+    add(reads, caches_.read(partition, r->object, r->bytes, r->offset));
   }
-  for (const auto& w : cta.writes) {
-    out.write_bytes += w.bytes;
-    writes += caches_.write(partition, w.object, w.bytes, w.offset);
+  for (const OperandRead* w = &packed.operands[cta.writes], *end = w + cta.write_count; w != end; ++w) {
+    out.write_bytes += w->bytes;
+    add(writes, caches_.write(partition, w->object, w->bytes, w->offset));
   }
   double read_bytes = out.read_bytes, total_out = out.write_bytes + cta.scratch_bytes;
   double miss_fraction = read_bytes > 0 ? reads.l2_miss / read_bytes : 0;
@@ -240,8 +283,10 @@ TileMachine::CtaRoute TileMachine::route_cta(const Kernel& k, const CtaWork& cta
   auto per_write = [&](double bytes) { return total_out > 0 ? bytes / total_out : 0; };
   if (!caches_.has_mall()) {
     double hbm_per_byte = per_read(reads.l2_miss + reads.l2_writeback);
-    out.main = {{l2, k.l2_read_factor}, {hbm_resource_, hbm_per_byte * k.hbm_access_cost}};
-    out.epilogue = {{l2, 1.0}, {hbm_resource_, per_write(writes.l2_writeback)}};
+    out.main.push_back({l2, k.l2_read_factor});
+    out.main.push_back({hbm_resource_, hbm_per_byte * k.hbm_access_cost});
+    out.epilogue.push_back({l2, 1.0});
+    out.epilogue.push_back({hbm_resource_, per_write(writes.l2_writeback)});
     out.latency = chip_.l2_latency + miss_fraction * (chip_.hbm_latency - chip_.l2_latency);
     return out;
   }
@@ -255,63 +300,130 @@ TileMachine::CtaRoute TileMachine::route_cta(const Kernel& k, const CtaWork& cta
   return out;
 }
 
-void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
+// What the CTA will do on `sm`: its flows, from its operands' levels (the caches are updated as
+// it is placed), and its fill; its fixed costs are counted in the kernel's overhead.
+TileMachine::CtaPlan TileMachine::plan_cta(KernelRun& run, const PackedKernel::Cta& cta, int sm) {
   const Kernel& k = *run.kernel;
-  const CtaWork& cta = k.ctas[index];
-  sm_enter(sm);
-  CtaRoute route = route_cta(k, cta, sm);
+  CtaRoute route = route_cta(*run.packed, cta, sm);
   double read_bytes = route.read_bytes, write_bytes = route.write_bytes;
   double port = chip_.sm_port_bytes_per_clock * chip_.clock_hz;
+  CtaPlan plan;
 
-  FlowSpec main;
-  main.bytes = read_bytes;
+  plan.main.bytes = read_bytes;
   // SM time per operand byte: math or the SM's L2 port, whichever is slower (they overlap).
-  double sm_per_byte = read_bytes > 0 ? std::max(cta.flops / read_bytes / k.sm_flop_rate, 1.0 / port) : 0;
-  main.demands = route.main;
-  main.demands.push_back({sms_[std::size_t(sm)].resource, sm_per_byte});
+  plan.main_sm_weight = read_bytes > 0 ? std::max(cta.flops / read_bytes / k.sm_flop_rate, 1.0 / port) : 0;
+  plan.main.demands = route.main;
   double latency = route.latency;
-  if (k.bytes_in_flight > 0) main.max_rate = k.bytes_in_flight / latency;
+  if (k.bytes_in_flight > 0) plan.main.max_rate = k.bytes_in_flight / latency;
   double math_alone = k.sm_flop_rate > 0 ? cta.flops / k.sm_flop_rate : 0;
   if (read_bytes == 0) {
     // Pure math: an SM-time flow with no memory traffic.
-    main.bytes = math_alone;
-    main.max_rate = std::numeric_limits<double>::infinity();
-    main.demands = {{sms_[std::size_t(sm)].resource, 1.0}};
+    plan.main.bytes = math_alone;
+    plan.main.max_rate = std::numeric_limits<double>::infinity();
+    plan.main.demands = {};
+    plan.main_sm_weight = 1.0;
   }
 
-  FlowSpec epilogue;
-  epilogue.bytes = write_bytes + cta.scratch_bytes;
-  double total_out = epilogue.bytes;
-  epilogue.demands = route.epilogue;
-  epilogue.demands.push_back({sms_[std::size_t(sm)].resource, 1.0 / port});
+  plan.epilogue.bytes = write_bytes + cta.scratch_bytes;
+  double total_out = plan.epilogue.bytes;
+  plan.epilogue.demands = route.epilogue;
+  plan.epilogue_sm_weight = 1.0 / port;
   double epilogue_alone = total_out / port;
   // Pipeline fill: set-up, then the latency of the first data from wherever it is.
-  double fill = k.prologue + latency;
-  double overhead = fill + epilogue_alone + chip_.cta_overhead;
+  plan.fill = k.prologue + latency;
+  double overhead = plan.fill + epilogue_alone + chip_.cta_overhead;
   run.overhead_sm_seconds += overhead;
-
-  CtaFlight* flight = &run.flights[index];
-  *flight = CtaFlight{&run, sm, main, epilogue};
-  timers_.after(fill, [this, flight]() {
-    flows_.start(std::move(flight->main), [this, flight]() {
-      flows_.start(std::move(flight->epilogue), [this, flight]() {
-        timers_.after(chip_.cta_overhead, [this, flight]() { finish_cta(*flight); });
-      });
-    });
-  });
+  return plan;
 }
 
-void TileMachine::finish_cta(CtaFlight& flight) {
-  KernelRun& run = *flight.run;
-  int sm = flight.sm;
-  sm_leave(sm);
-  ++run.free_slots[std::size_t(sm)];
-  ++run.finished;
-  if (run.finished == run.kernel->ctas.size()) {
-    kernel_done_.notify(sc_core::SC_ZERO_TIME);
+namespace {
+bool grouping = true;  // TileMachine::group_alike_ctas
+}  // namespace
+
+void TileMachine::group_alike_ctas(bool on) { grouping = on; }
+
+// Places CTA `index` on `sm`: it joins the group being formed when its plan is the same, else
+// starts a group of its own (the one before starts its fill then, where its first CTA would have).
+void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
+  sm_enter(sm);
+  CtaPlan plan = plan_cta(run, run.packed->ctas[index], sm);
+  if (!grouping || !run.forming || !(run.forming->plan == plan)) {
+    flush_group(run);
+    if (groups_used_ == group_pool_.size()) group_pool_.emplace_back();
+    CtaGroup& g = group_pool_[groups_used_++];
+    g.run = &run;
+    g.plan = std::move(plan);
+    g.first = member_sm_.size();
+    g.size = 0;
+    run.forming = &g;
+  }
+  member_sm_.push_back(sm);
+  member_resource_.push_back(sms_[std::size_t(sm)].resource);
+  ++run.forming->size;
+}
+
+void TileMachine::flush_group(KernelRun& run) {
+  if (!run.forming) return;
+  CtaGroup* group = run.forming;
+  run.forming = nullptr;
+  timers_.after(group->plan.fill, [this, group]() { start_main(*group); });
+}
+
+// Callbacks hold two words (the machine and the group: std::function keeps them without
+// allocating); members are numbered within their group.
+void TileMachine::start_main(CtaGroup& g) {
+  FlowMembers members{std::span<const ResourceId>(member_resource_.data() + g.first, g.size), g.plan.main_sm_weight, 0};
+  flows_.start_group(g.plan.main, members, [this, g = &g](std::size_t begin, std::size_t end) { main_done(*g, begin, end); });
+}
+
+void TileMachine::main_done(CtaGroup& g, std::size_t begin, std::size_t end) {
+  FlowMembers members{std::span<const ResourceId>(member_resource_.data() + g.first + begin, end - begin),
+                      g.plan.epilogue_sm_weight, begin};
+  flows_.start_group(g.plan.epilogue, members,
+                     [this, g = &g](std::size_t b, std::size_t e) { epilogue_done(*g, b, e); });
+}
+
+void TileMachine::epilogue_done(CtaGroup& g, std::size_t begin, std::size_t end) {
+  if (begin == 0 && end == g.size)  // the whole group, as almost always
+    timers_.after(chip_.cta_overhead, [this, g = &g]() { finish_ctas(*g, 0, g->size); });
+  else
+    timers_.after(chip_.cta_overhead, [this, g = &g, begin, end]() { finish_ctas(*g, begin, end); });
+}
+
+// Retires CTAs [begin, end) of the group in order; each freed slot takes the next CTA at once, as
+// the hardware's block scheduler does.
+void TileMachine::finish_ctas(CtaGroup& g, std::size_t begin, std::size_t end) {
+  KernelRun& run = *g.run;
+  for (std::size_t i = begin; i < end; ++i) {
+    int sm = member_sm_[g.first + i];
+    sm_leave(sm);
+    ++run.free_slots[std::size_t(sm)];
+    ++run.finished;
+    if (run.finished == run.packed->ctas.size()) {
+      kernel_done_.notify(sc_core::SC_ZERO_TIME);
+      break;
+    }
+    refill(run, sm);
+  }
+  flush_group(run);
+}
+
+// While CTAs remain, dispatch keeps every slot busy, so the slot just freed is the only free one
+// (of its partition, on a partitioned chip): the next CTA goes there.
+void TileMachine::refill(KernelRun& run, int sm) {
+  std::size_t n = run.packed->ctas.size();
+  if (chip_.layout.partitions > 1) {
+    std::size_t& next = run.next_in_partition[std::size_t(chip_.partition_of_sm(sm))];
+    if (next >= n) return;
+    --run.free_slots[std::size_t(sm)];
+    ++run.next_cta;
+    start_cta(run, next, sm);
+    next += std::size_t(chip_.layout.partitions);
     return;
   }
-  dispatch(run);
+  if (run.next_cta >= n) return;
+  --run.free_slots[std::size_t(sm)];
+  start_cta(run, run.next_cta++, sm);
 }
 
 }  // namespace hwsim

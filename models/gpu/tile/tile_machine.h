@@ -4,6 +4,8 @@
 // operands through L2/HBM (a flow on the shared FlowHost, at the pace of its SM's math or of
 // memory, whichever is slower), writes its results, and frees its slot. Nothing ticks: every
 // step waits for a timer or a flow completion.
+#include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +20,22 @@
 
 namespace hwsim {
 
+// A kernel as the machine runs it: its figures (`kernel`, whose ctas are left empty) and its CTAs
+// packed, every CTA's operands in one array. A device that keeps lowered kernels to run them again
+// (a long generate, every step) holds a few contiguous arrays instead of two small heap arrays per
+// CTA, which the host's caches keep up with.
+struct PackedKernel {
+  struct Cta {
+    double flops = 0, scratch_bytes = 0;
+    std::uint32_t reads = 0, read_count = 0;    // operands[reads, reads + read_count)
+    std::uint32_t writes = 0, write_count = 0;  // operands[writes, writes + write_count)
+  };
+  Kernel kernel;
+  std::vector<Cta> ctas;
+  std::vector<OperandRead> operands;
+  static PackedKernel pack(Kernel kernel);
+};
+
 class TileMachine : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(TileMachine);
@@ -26,6 +44,9 @@ class TileMachine : public sc_core::sc_module {
   // Runs `kernels` one after another now (call from an SC_THREAD: it waits); one record per
   // kernel, in launch order, times from the call. L2 contents carry over between calls.
   std::vector<WorkRecord> run_kernels(const std::vector<Kernel>& kernels);
+  // Runs one kernel now; its record's times are from `step_start` (a simulated time). The last
+  // kernel of a step (`last_of_step`) also waits for the step's dirty L2 data to be written back.
+  WorkRecord run_kernel(const PackedKernel& kernel, double step_start, bool last_of_step);
 
   // What its records hold: traffic at l2 and hbm; details ctas (summed over a run), ctas_per_sm,
   // sms_used and waves = CTAs ÷ (SMs × CTAs per SM) (per kernel only).
@@ -33,6 +54,11 @@ class TileMachine : public sc_core::sc_module {
   // The schema of this chip's records: levels l2, [mall,] hbm; the details in its vocabulary
   // (AMD: workgroups, workgroups_per_cu, cus_used, dispatch_rounds). schema() for NVIDIA's.
   static std::shared_ptr<const RecordSchema> schema(const GpuChip& chip);
+
+  // Whether alike CTAs placed together run as one group (the default); off, every CTA is a group of
+  // its own, as before groups existed. The results are the same bit for bit (tested): the switch
+  // is for that test. Process-wide; set it before a simulation starts.
+  static void group_alike_ctas(bool on);
 
  private:
   struct SmState {
@@ -42,27 +68,55 @@ class TileMachine : public sc_core::sc_module {
     double busy_total = 0;
   };
   struct KernelRun;
-  struct CtaFlight;  // one CTA between dispatch and retirement
   struct CtaRoute {  // one CTA's memory levels (route_cta)
     double read_bytes = 0, write_bytes = 0;
     FlowDemands main, epilogue;  // per byte read / per byte written (+ scratch), SM not included
     double latency = 0;          // of its first data
   };
+  // What one CTA does once placed: its pipeline fill, then its operand flow (main), then its
+  // result flow (epilogue), each crossing its SM at the given weight besides the shared levels.
+  struct CtaPlan {
+    double fill = 0;
+    FlowSpec main, epilogue;  // SM not included
+    double main_sm_weight = 0, epilogue_sm_weight = 0;
+    bool operator==(const CtaPlan& o) const;
+  };
+  // CTAs of one kernel placed at one instant, one after another, with equal plans: they run as
+  // one group of flows (FlowNetwork::start_group), bit for bit as they would one by one.
+  struct CtaGroup {
+    KernelRun* run = nullptr;
+    CtaPlan plan;
+    std::size_t first = 0, size = 0;  // its members: member_sm_[first, first + size), in dispatch order
+  };
 
-  WorkRecord run_kernel(const Kernel& kernel, double step_start);
   // SM-seconds with resident CTAs since the machine started, summed over SMs, up to now.
   double resident_sm_seconds() const;
   void account(const Kernel& kernel, KernelRun& run, double duration, double busy);
   void dispatch(KernelRun& run);                  // fill free slots
   void dispatch_partitioned(KernelRun& run);      // CTA i on partition i mod P, each filling its SMs
-  void release_partitions();                      // kernel end: L2 dirty data written back (waits)
-  CtaRoute route_cta(const Kernel& kernel, const CtaWork& cta, int sm);
+  void refill(KernelRun& run, int sm);            // the slot a CTA freed on `sm`, as dispatch would fill it
+  void release_partitions();                      // L2 dirty data written back (waits): each kernel end on
+                                                  // a partitioned chip, each step end on every chip
+  CtaRoute route_cta(const PackedKernel& kernel, const PackedKernel::Cta& cta, int sm);
+  CtaPlan plan_cta(KernelRun& run, const PackedKernel::Cta& cta, int sm);
   void start_cta(KernelRun& run, std::size_t cta, int sm);
-  void finish_cta(CtaFlight& flight);
+  void flush_group(KernelRun& run);               // the group being formed starts its fill
+  void start_main(CtaGroup& group);
+  void main_done(CtaGroup& group, std::size_t begin, std::size_t end);
+  void epilogue_done(CtaGroup& group, std::size_t begin, std::size_t end);
+  void finish_ctas(CtaGroup& group, std::size_t begin, std::size_t end);
   void sm_enter(int sm);
   void sm_leave(int sm);
 
   const GpuChip chip_;
+  sc_core::sc_time launch_time_;  // chip_.launch_overhead
+  // The kernel in flight's CTA groups and their members (SMs, as indices and as resources), kept
+  // between kernels so their storage is reused: groups_used_ of the pool are the kernel's; the
+  // member arrays are reserved for all its CTAs, so the spans flows hold stay valid.
+  std::deque<CtaGroup> group_pool_;
+  std::size_t groups_used_ = 0;
+  std::vector<int> member_sm_;
+  std::vector<ResourceId> member_resource_;
   TimerQueue timers_;
   FlowHost flows_;
   PartitionedCaches caches_;

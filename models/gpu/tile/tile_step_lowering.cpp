@@ -5,7 +5,9 @@
 
 #include "models/gpu/tile/attention_lowering.h"
 #include "models/gpu/tile/conv_lowering.h"
+#include "models/gpu/tile/gemm_alignment.h"
 #include "models/gpu/tile/gemm_lowering.h"
+#include "models/gpu/tile/quant_gemm_lowering.h"
 #include "models/gpu/tile/stream_lowering.h"
 #include "sim/error.h"
 
@@ -25,6 +27,18 @@ void require_fp8_support(const GpuChip& chip, const std::string& op, const char*
                                dtype_name(stored), dtype_name(stored)));
 }
 
+// The 8-bit GEMM libraries have no unaligned fallback: cuBLASLt's FP8 and INT8 kernels (PyTorch's
+// _scaled_mm and _int_mm) need 16-byte aligned rows, and PyTorch refuses other shapes.
+void require_library_alignment(const GemmOp& g, const std::string& op) {
+  bool eight_bit = g.a == g.b && (g.a == DType::fp8 || g.a == DType::int8);
+  GemmAlignment alignment = gemm_alignment(g);
+  if (eight_bit && !alignment.tma())
+    workload_error(fmt::format("{}: {} GEMM with {}; cuBLASLt's {} kernels need 16-byte aligned rows and base "
+                               "addresses (PyTorch's {} refuses the shape): pad K and N to a multiple of 16",
+                               op, dtype_name(g.a), alignment.reason, dtype_name(g.a),
+                               g.a == DType::fp8 ? "_scaled_mm" : "_int_mm"));
+}
+
 void require_unfused(const Op& op) {
   if (!op.fused.empty())
     workload_error(fmt::format("{}: carries XLA-fused work ({}); the gpu device lowers kernels=eager or "
@@ -33,36 +47,46 @@ void require_unfused(const Op& op) {
 
 }  // namespace
 
+std::vector<Kernel> lower_tile_op(const StepProgram& step, std::size_t index, const GpuChip& chip) {
+  std::vector<Kernel> kernels;
+  // Each op its own range of L2 object ids.
+  std::int64_t object_base = std::int64_t(index + 1) << 40;
+  OpVertex v = step.order[index];
+  const Op& op = (*step.graph)[v];
+  const TensorIds& ids = step.tensors[v];
+  require_unfused(op);
+  if (const auto* g = std::get_if<GemmOp>(&op.shape)) {
+    require_fp8_support(chip, op.name, "weights", g->b);
+    DType math = gemm_math_dtype(*g);
+    if (!chip.supports(math))
+      workload_error(fmt::format("{}: {} math is not supported by {} (its gpu.sm.flops_per_clock.{} is 0)",
+                                 op.name, dtype_name(math), chip.name, dtype_name(math)));
+    require_library_alignment(*g, op.name);
+    if (is_weight_only(*g))
+      kernels = lower_quant_gemm(*g, op.name, chip, object_base, ids);
+    else
+      kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip), chip, object_base, ids));
+  } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
+    kernels.push_back(lower_stream(*st, op.name, op.op_class, chip, ids, object_base));
+  } else if (const auto* at = std::get_if<AttentionOp>(&op.shape)) {
+    require_fp8_support(chip, op.name, "KV cache", at->kv_dtype);
+    if (!chip.supports(at->dtype))
+      workload_error(fmt::format("{}: {} attention math is not supported by {}", op.name, dtype_name(at->dtype),
+                                 chip.name));
+    kernels = lower_attention(*at, op.name, chip, object_base, ids);
+  } else if (const auto* cv = std::get_if<ConvOp>(&op.shape)) {
+    require_fp8_support(chip, op.name, "weights", cv->b);
+    kernels.push_back(lower_conv(*cv, op.name, chip, object_base, ids));
+  } else {
+    throw std::logic_error(op.name + ": a collective reached a device: the system runner runs it on links");
+  }
+  return kernels;
+}
+
 std::vector<Kernel> lower_tile_step(const StepProgram& step, const GpuChip& chip) {
   std::vector<Kernel> kernels;
-  std::int64_t object_base = std::int64_t(1) << 40;
-  for (OpVertex v : step.order) {
-    const Op& op = (*step.graph)[v];
-    const TensorIds& ids = step.tensors[v];
-    require_unfused(op);
-    if (const auto* g = std::get_if<GemmOp>(&op.shape)) {
-      require_fp8_support(chip, op.name, "weights", g->b);
-      DType math = gemm_math_dtype(*g);
-      if (!chip.supports(math))
-        workload_error(fmt::format("{}: {} math is not supported by {} (its gpu.sm.flops_per_clock.{} is 0)",
-                                   op.name, dtype_name(math), chip.name, dtype_name(math)));
-      kernels.push_back(lower_gemm(*g, op.name, choose_gemm_tiling(*g, chip), chip, object_base, ids));
-    } else if (const auto* st = std::get_if<StreamOp>(&op.shape)) {
-      kernels.push_back(lower_stream(*st, op.name, op.op_class, chip, ids, object_base));
-    } else if (const auto* at = std::get_if<AttentionOp>(&op.shape)) {
-      require_fp8_support(chip, op.name, "KV cache", at->kv_dtype);
-      if (!chip.supports(at->dtype))
-        workload_error(fmt::format("{}: {} attention math is not supported by {}", op.name, dtype_name(at->dtype),
-                                   chip.name));
-      for (auto& k : lower_attention(*at, op.name, chip, object_base, ids)) kernels.push_back(std::move(k));
-    } else if (const auto* cv = std::get_if<ConvOp>(&op.shape)) {
-      require_fp8_support(chip, op.name, "weights", cv->b);
-      kernels.push_back(lower_conv(*cv, op.name, chip, object_base, ids));
-    } else {
-      throw std::logic_error(op.name + ": a collective reached a device: the system runner runs it on links");
-    }
-    object_base += std::int64_t(1) << 40;
-  }
+  for (std::size_t i = 0; i < step.order.size(); ++i)
+    for (auto& k : lower_tile_op(step, i, chip)) kernels.push_back(std::move(k));
   return kernels;
 }
 

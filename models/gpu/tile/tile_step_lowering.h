@@ -13,5 +13,8 @@ namespace hwsim {
 // Throws UserError(workload) for math or storage the chip lacks (fp8 on an A100), an op carrying
 // XLA-fused work (the GPU lowers eager or fused kernels), or a kernel too large to simulate.
 std::vector<Kernel> lower_tile_step(const StepProgram& step, const GpuChip& chip);
+// The kernels of the step's op at position `index` of step.order alone (what lower_tile_step
+// gives for it): a device lowers each op just before it runs, so one op's CTAs are held at a time.
+std::vector<Kernel> lower_tile_op(const StepProgram& step, std::size_t index, const GpuChip& chip);
 
 }  // namespace hwsim

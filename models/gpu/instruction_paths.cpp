@@ -1,0 +1,30 @@
+#include "models/gpu/instruction_paths.h"
+
+#include "sim/config/config.h"
+#include "sim/config/param.h"
+
+namespace hwsim {
+namespace {
+
+const ParamRegistration instruction_path_params({"gpu"}, {
+    fraction_param("gpu.sm.mma_sync_fraction",
+                   "fraction of the tensor-core rate that warp-level mma.sync kernels (Ampere-style: FlashAttention-2, "
+                   "memory-efficient attention, tinygemm, unaligned-operand GEMMs) reach; 1 where the chip has no "
+                   "separate warpgroup (wgmma) path")
+        .defaults_to("1"),
+    real_param("gpu.sm.lsu_lanes_per_clock",
+               "lane accesses the SM's load/store units serve per clock (global loads and shared-memory stores "
+               "together; 32 = one warp-wide access per clock); limits kernels that cannot use TMA")
+        .defaults_to("32"),
+});
+
+}  // namespace
+
+SmInstructionPaths SmInstructionPaths::from_config(const Config& c) {
+  SmInstructionPaths p;
+  p.mma_sync_fraction = c.number("gpu.sm.mma_sync_fraction");
+  p.lsu_lanes_per_clock = c.number("gpu.sm.lsu_lanes_per_clock");
+  return p;
+}
+
+}  // namespace hwsim

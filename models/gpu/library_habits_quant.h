@@ -1,0 +1,38 @@
+#pragma once
+// Weight-only quantised GEMM kernels (int4, int8, fp8 weights with 16-bit activations) as a GPU's
+// software stack ships them: software facts, chosen by gpu.quant.fused_kernel.
+//  - tinygemm: PyTorch's _weight_int4pack_mm (aten/src/ATen/native/cuda/int4mm.cu). One CTA of 8
+//    warps per 16×8 output tile (m16n8k16 mma.sync), walking the whole K; the warps split K and sum
+//    in shared memory. Every CTA re-reads its 16 activation rows and re-dequantises its weights, so
+//    the weight traffic and the dequantisation grow with ceil(M/16) while the activation traffic
+//    grows with N/8 · M.
+//  - marlin: vLLM's Marlin (IST-DASLab, 2024). Persistent CTAs, up to 64 activation rows per pass
+//    held in shared memory, 256 weight columns per CTA, stripes of K spread over every SM, a
+//    4-stage cp.async pipeline; weights stream from DRAM once per 64 rows.
+#include <string>
+
+namespace hwsim {
+
+class Config;
+
+struct FusedQuantKernel {
+  std::string name;               // "tinygemm", "marlin"
+  int m_tile = 16;                // activation rows one weight pass serves
+  int n_tile = 8;                 // weight rows (output columns) per CTA
+  int k_step = 128;               // K per pipeline step (Little's law: what a CTA keeps in flight)
+  int threads = 256;
+  int stages = 1;                 // K steps in flight
+  bool stripe_k = false;          // true: K split so that every SM gets an equal share (Marlin)
+  double dequant_ops_per_weight = 1.5;  // FP32/ALU-pipe lane instructions to unpack and scale one weight
+};
+
+struct QuantHabits {
+  FusedQuantKernel fused;  // gpu.quant.fused_kernel
+
+  static QuantHabits from_config(const Config& config);
+};
+
+// The built-in kernel descriptions by name (tinygemm, marlin).
+FusedQuantKernel fused_quant_kernel(const std::string& name);
+
+}  // namespace hwsim

@@ -1,0 +1,59 @@
+// Alike CTAs placed together run as one group of flows (TileMachine, FlowNetwork::start_group);
+// every record of a run is the same, bit for bit, as when each CTA runs on its own: times, bytes
+// per level, breakdown, energy, details. Decode and prefill steps (GEMMs with split-K, norms,
+// elementwise kernels, attention), a GEMM in waves, and a partitioned AMD chip with its
+// memory-side cache.
+#include <doctest/doctest.h>
+
+#include <fmt/format.h>
+
+#include "app/simulate.h"
+#include "models/gpu/tile/tile_machine.h"
+#include "sim/engine/isolated_run.h"
+#include "workloads/workload.h"
+
+using namespace hwsim;
+
+namespace {
+// Every figure of every record, %a (exact), one line each.
+std::string records_text(const std::string& chip, const std::string& spec, bool grouped) {
+  return run_isolated([&] {
+    TileMachine::group_alike_ctas(grouped);
+    RunResult r = simulate(load_config(chip, {}), WorkloadCatalog::build(spec));
+    std::string out = fmt::format("{:a} {:a}\n", r.seconds, r.energy);
+    for (const auto& step : r.steps)
+      for (const auto& k : step.records) {
+        out += fmt::format("{} {:a} {:a} {:a} {:a} {:a} {:a} {:a} {:a} {:a}", k.name, k.start, k.end, k.energy,
+                           k.breakdown.compute, k.breakdown.memory, k.breakdown.overhead, k.breakdown.idle, k.flops,
+                           k.min_bytes);
+        for (double b : k.traffic) out += fmt::format(" {:a}", b);
+        for (double d : k.details) out += fmt::format(" {:a}", d);
+        out += '\n';
+      }
+    return out;
+  });
+}
+
+void check_same(const std::string& chip, const std::string& spec) {
+  std::string grouped = records_text(chip, spec, true), single = records_text(chip, spec, false);
+  CHECK(grouped.size() > 100);
+  CHECK_MESSAGE(grouped == single, chip << " " << spec);
+}
+}  // namespace
+
+TEST_CASE("tile groups: a decode step is the same as with one flow per CTA") {
+  check_same("h100", "decode:model=llama3_8b,batch=4,context=700,layers=2");
+}
+
+TEST_CASE("tile groups: a prefill step is the same as with one flow per CTA") {
+  check_same("h100", "prefill:model=llama3_8b,batch=1,prompt=512,layers=1");
+}
+
+TEST_CASE("tile groups: a GEMM in several waves and a split-K GEMM are the same") {
+  check_same("h100", "gemm:M=4096,N=4096,K=1024,dtype=bf16");
+  check_same("a100", "gemm:M=128,N=256,K=16384,dtype=fp16");
+}
+
+TEST_CASE("tile groups: a partitioned AMD chip with its memory-side cache is the same") {
+  check_same("mi300x", "decode:model=llama3_8b,batch=8,context=300,layers=2");
+}

@@ -1,0 +1,95 @@
+// result.serving (viz/serving_report.h; fields in docs/serving.md). Formats only.
+#include "viz/serving_report.h"
+
+namespace hwsim {
+namespace {
+
+nlohmann::json stats_json(const LatencyStats& s) {
+  return {{"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}};
+}
+
+nlohmann::json instances_json(const ServingMetrics& m) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ServingInstance& in : m.instances)
+    out.push_back({{"role", in.role}, {"devices", in.devices}, {"kv_capacity_tokens", in.kv_capacity_tokens},
+                   {"kv_capacity_blocks", in.kv_capacity_blocks}, {"requests", in.requests}, {"steps", in.steps},
+                   {"busy_s", in.busy_s}, {"mean_batch", in.mean_batch}, {"mean_kv_use", in.mean_kv_use},
+                   {"peak_kv_use", in.peak_kv_use}});
+  return out;
+}
+
+nlohmann::json speculative_json(const SpeculativeMetrics& s) {
+  if (!s.present) return nullptr;
+  nlohmann::json j = {{"draft", s.draft},
+                      {"k", s.k},
+                      {"accept", s.accept},
+                      {"verifications", s.verifications},
+                      {"accepted_per_step", s.accepted_per_step},
+                      {"tokens_per_step", s.tokens_per_step},
+                      {"expected_tokens_per_step", s.expected_tokens_per_step},
+                      {"draft_share", s.draft_share},
+                      {"draft_weight_bytes", s.draft_weight_bytes},
+                      {"draft_kv_bytes_per_token", s.draft_kv_bytes_per_token}};
+  if (s.baseline)
+    j["baseline"] = {{"duration_s", s.baseline_duration_s}, {"output_tokens_per_s", s.baseline_output_tokens_per_s},
+                     {"ttft_s", stats_json(s.baseline_ttft_s)}, {"tpot_s", stats_json(s.baseline_tpot_s)},
+                     {"e2e_s", stats_json(s.baseline_e2e_s)}, {"speedup", s.speedup}, {"tpot_speedup", s.tpot_speedup}};
+  return j;
+}
+
+nlohmann::json preemption_json(const ServingMetrics& m) {
+  return {{"mode", m.preemption},         {"preemptions", m.preemptions},
+          {"swap_outs", m.swap_outs},     {"swap_ins", m.swap_ins},
+          {"swap_fallbacks", m.swap_fallbacks}, {"swapped_bytes", m.swapped_bytes},
+          {"swap_s", m.swap_seconds},     {"host_link_bandwidth", m.host_link_bandwidth},
+          {"swap_space_bytes", m.swap_space_bytes}};
+}
+
+}  // namespace
+
+nlohmann::json serving_json(const RunResult& r) {
+  const ServingMetrics& m = r.serving;
+  if (!m.present) return nullptr;
+  nlohmann::json series = nlohmann::json::array();
+  for (const auto& s : m.series)
+    series.push_back({{"t", s.t}, {"running", s.running}, {"waiting", s.waiting}, {"kv_use", s.kv_use}});
+  nlohmann::json j = {{"batching", m.batching},
+                      {"requests", m.requests},
+                      {"duration_s", m.duration_s},
+                      {"kv_capacity_tokens", m.kv_capacity_tokens},
+                      {"kv_capacity_blocks", m.kv_capacity_blocks},
+                      {"block_tokens", m.block_tokens},
+                      {"kv_pool_bytes", m.kv_pool_bytes},
+                      {"kv_bytes_per_token", m.kv_bytes_per_token},
+                      {"weight_bytes", m.weight_bytes},
+                      {"activation_peak_bytes", m.activation_peak_bytes},
+                      {"prompt_tokens", m.prompt_tokens},
+                      {"output_tokens", m.output_tokens},
+                      {"requests_per_s", m.requests_per_s},
+                      {"output_tokens_per_s", m.output_tokens_per_s},
+                      {"total_tokens_per_s", m.total_tokens_per_s},
+                      {"ttft_s", stats_json(m.ttft_s)},
+                      {"tpot_s", stats_json(m.tpot_s)},
+                      {"itl_s", stats_json(m.itl_s)},
+                      {"e2e_s", stats_json(m.e2e_s)},
+                      {"slo_ttft_s", m.slo_ttft_s},
+                      {"slo_tpot_s", m.slo_tpot_s},
+                      {"slo_attainment", m.slo_attainment},
+                      {"engine_steps", m.engine_steps},
+                      {"simulated_steps", m.simulated_steps},
+                      {"preemptions", m.preemptions},
+                      {"preemption", preemption_json(m)},
+                      {"mean_batch", m.mean_batch},
+                      {"mean_kv_use", m.mean_kv_use},
+                      {"peak_kv_use", m.peak_kv_use},
+                      {"system", m.system},
+                      {"layout", m.layout},
+                      {"instances", instances_json(m)},
+                      {"kv_transfers", {{"count", m.kv_transfers}, {"bytes", m.kv_transfer_bytes},
+                                        {"seconds", stats_json(m.kv_transfer_s)}}},
+                      {"speculative", speculative_json(m.speculative)},
+                      {"series", series}};
+  return j;
+}
+
+}  // namespace hwsim
