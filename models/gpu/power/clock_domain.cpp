@@ -6,23 +6,24 @@
 
 namespace hwsim {
 
-double kernel_sm_work(const Kernel& k, double port_rate) {
+double kernel_sm_work(const PackedKernel& p, double port_rate) {
+  const Kernel& k = p.kernel;
   double work = 0;
-  for (const auto& cta : k.ctas) {
+  for (const auto& cta : p.ctas) {
     double read = 0, written = cta.scratch_bytes;
-    for (const auto& r : cta.reads) read += r.bytes;
-    for (const auto& w : cta.writes) written += w.bytes;
+    for (std::uint32_t i = 0; i < cta.read_count; ++i) read += p.operands[cta.reads + i].bytes;
+    for (std::uint32_t i = 0; i < cta.write_count; ++i) written += p.operands[cta.writes + i].bytes;
     double math = k.sm_flop_rate > 0 ? cta.flops / k.sm_flop_rate : 0;
     work += (read > 0 ? std::max(math, read / port_rate) : math) + written / port_rate;
   }
   return work;
 }
 
-bool writes_constant_data(const Kernel& k) {
+bool writes_constant_data(const PackedKernel& p) {
   bool writes = false;
-  for (const auto& cta : k.ctas) {
-    if (!cta.reads.empty()) return false;
-    writes = writes || !cta.writes.empty();
+  for (const auto& cta : p.ctas) {
+    if (cta.read_count > 0) return false;
+    writes = writes || cta.write_count > 0;
   }
   return writes;
 }
@@ -94,12 +95,13 @@ void GpuClockDomain::tick() {
   if (kernel_) tick_.notify(to_sc_time(params_.control_period));
 }
 
-void GpuClockDomain::kernel_started(const Kernel& kernel) {
+void GpuClockDomain::kernel_started(const PackedKernel& packed) {
   update();  // the span since the last kernel (idle, if any)
+  const Kernel& kernel = packed.kernel;
   kernel_ = &kernel;
   dtype_ = kernel.dtype;
-  constant_data_ = writes_constant_data(kernel);
-  double work = kernel_sm_work(kernel, port_rate_);
+  constant_data_ = writes_constant_data(packed);
+  double work = kernel_sm_work(packed, port_rate_);
   flops_per_work_ = ratio(kernel.flops, work);
   span_ = KernelSpan{};
   if (params_.governed() && params_.control_period > 0) tick_.notify(to_sc_time(params_.control_period));

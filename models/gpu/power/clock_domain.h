@@ -18,6 +18,7 @@
 #include "models/gpu/kernel.h"
 #include "models/gpu/power/dvfs_governor.h"
 #include "models/gpu/power/gpu_energy.h"
+#include "models/gpu/tile/packed_kernel.h"
 #include "sim/engine/flow_host.h"
 
 namespace hwsim {
@@ -48,7 +49,7 @@ class GpuClockDomain : public sc_core::sc_module {
   double clock() const { return governor_.clock(); }
 
   // `kernel` starts its launch now.
-  void kernel_started(const Kernel& kernel);
+  void kernel_started(const PackedKernel& kernel);
   // The kernel started last retired now: `busy_sm_seconds` summed over SMs with resident CTAs,
   // `l2_bytes`, `mall_bytes` and `hbm_bytes` moved, its FLOPs from the kernel.
   KernelPower kernel_finished(const Kernel& kernel, double busy_sm_seconds, double l2_bytes, double mall_bytes,
@@ -86,8 +87,8 @@ class GpuClockDomain : public sc_core::sc_module {
 // SM-seconds of work at the max clock that `kernel`'s CTAs put on their SMs (math or the L2 port,
 // whichever is slower, for the operands; the port for the results), as the tile machine
 // schedules them: what FLOPs progress in proportion to.
-double kernel_sm_work(const Kernel& kernel, double port_rate);
+double kernel_sm_work(const PackedKernel& kernel, double port_rate);
 // A kernel that reads nothing and writes something (a fill): its data is one repeated value.
-bool writes_constant_data(const Kernel& kernel);
+bool writes_constant_data(const PackedKernel& kernel);
 
 }  // namespace hwsim

@@ -147,7 +147,7 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
   double l2_before = l2_bytes(), hbm_before = net.bytes_through(hbm_resource_);
   double mall_before = chip_.layout.has_mall() ? net.bytes_through(mall_resource_) : 0;
 
-  clock_->kernel_started(kernel);
+  clock_->kernel_started(packed);
   wait(launch_time_);
   run.free_slots.assign(std::size_t(chip_.sm_count), kernel.ctas_per_sm);
   if (ctas == 0) {
