@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
-#include <queue>
 
 #include "models/gpu/warp/sm_core.h"
+#include "models/gpu/warp/wake_queue.h"
 #include "sim/error.h"
 
 namespace hwsim::warp {
@@ -82,22 +82,17 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   ctx.memory = &run->memory;
   ctx.ntid = std::uint32_t(args.block);
   ctx.nctaid = run->grid;
+  const std::vector<LaneFn> lane_fns = decode_lane_functions(prog);
+  ctx.lane_fns = lane_fns.data();
   std::vector<std::unique_ptr<SmCore>> cores;
-  using Item = std::pair<std::int64_t, int>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-  std::vector<std::int64_t> scheduled(std::size_t(sms), SmCore::kNever);
+  WakeQueue wakes(sms);
   std::uint64_t next_cta = 0;
   // CTAs of a subset are spread over the grid like the full launch would place them (every
   // k-th block), so data-dependent kernels see representative inputs
   auto cta_index = [&](std::uint64_t k) {
     return ctas == run->grid ? k : std::min<std::uint64_t>(run->grid - 1, std::uint64_t(double(k) / share));
   };
-  auto wake = [&](int sm, std::int64_t t) {
-    if (t < scheduled[std::size_t(sm)]) {
-      scheduled[std::size_t(sm)] = t;
-      heap.push({t, sm});
-    }
-  };
+  auto wake = [&](int sm, std::int64_t t) { wakes.wake(sm, t); };
   // the GPU's CTA dispatcher starts one block every cta_dispatch cycles (a subset gets its share
   // of the dispatch rate)
   double dispatch_free = 0;
@@ -123,15 +118,13 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
       wake(i, at);
     }
   std::int64_t last = 0;
-  while (!heap.empty()) {
-    auto [t, sm] = heap.top();
-    heap.pop();
-    if (t != scheduled[std::size_t(sm)]) continue;  // superseded
+  std::int64_t t = 0;
+  int sm = 0;
+  while (wakes.pop(t, sm)) {
     if (t > horizon)
       workload_error(fmt::format("kernel {}: stopped at --max-cycles {}{}: {} of {} blocks done (a runaway loop?)", prog.name,
                                  horizon, opt.max_cycles > 0 ? "" : " (the default)", st.ctas_simulated - 0, ctas));
     last = std::max(last, t);
-    scheduled[std::size_t(sm)] = SmCore::kNever;
     std::int64_t nt = cores[std::size_t(sm)]->step(t);
     if (nt < SmCore::kNever) wake(sm, std::max(nt, t + 1));
   }
