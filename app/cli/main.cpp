@@ -30,6 +30,8 @@ void add_run_options(CLI::App* target, hwsim::RunOptions& run, hwsim::KernelOpti
   target->add_option("--trace", kernel.trace_path,
                      "write a Chrome trace to FILE: the kernel timeline of a workload, or one track per warp of a kernel");
   target->add_option("--sample-sms", kernel.sample_sms, "kernel: simulate only N SMs and their share of the grid and bandwidth");
+  target->add_flag("--warm-l2", kernel.warm_l2,
+                   "kernel: the buffers start in L2 as a previous launch left them (a benchmark loop, CUDA graph replays)");
 }
 
 // `hwsim sweep` and its options (docs/sweeps.md).

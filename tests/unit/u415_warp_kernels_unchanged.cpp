@@ -36,6 +36,8 @@ const std::vector<GoldenCase>& cases() {
       {"matmul_naive", "matmul_naive", 16, 256, {{"n", "64"}}},
       {"matmul_tiled", "matmul_tiled", 16, 256, {{"n", "64"}}, 0, false, true},
       {"matmul_tiled_lrr", "matmul_tiled", 16, 256, {{"n", "64"}}, 0, true},
+      {"matmul_tiled8", "matmul_tiled8", 64, 64, {{"n", "64"}}},
+      {"matmul_tiled32", "matmul_tiled32", 4, 1024, {{"n", "64"}}},
       {"matmul_regblock", "matmul_regblock", 128, 64, {{"n", "256"}, {"splitk", "2"}}},
       {"reduction_shuffle", "reduction_shuffle", 8, 256, {}},
       {"reduction_tree", "reduction_tree", 8, 256, {}},
@@ -117,10 +119,12 @@ json figures(const GoldenCase& c) {
   f["buffers"] = buffers;
   if (c.trace) {
     std::uint64_t h = 0xcbf29ce484222325ull;
-    for (const TraceEvent& e : s.events)
-      for (std::uint64_t v : {std::uint64_t(e.start), std::uint64_t(e.end), std::uint64_t(e.sm), std::uint64_t(e.warp),
-                              e.cta, std::uint64_t(e.what), std::uint64_t(e.pc)})
+    for (const TraceEvent& e : s.events) {
+      const TraceTrack& t = s.tracks[std::size_t(e.track)];
+      for (std::uint64_t v : {std::uint64_t(e.start), std::uint64_t(e.end), std::uint64_t(t.sm), t.cta,
+                              std::uint64_t(t.warp_in_cta), std::uint64_t(e.what), std::uint64_t(e.pc), std::uint64_t(e.count)})
         h = (h ^ v) * 0x100000001b3ull;
+    }
     f["trace"] = {s.events.size(), fmt::format("{:016x}", h)};
   }
   return f;

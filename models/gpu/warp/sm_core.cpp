@@ -6,6 +6,7 @@
 
 #include "models/gpu/warp/bank_map.h"
 #include "models/gpu/warp/coalescer.h"
+#include "models/gpu/warp/warp_trace.h"
 #include "sim/error.h"
 
 namespace hwsim::warp {
@@ -49,6 +50,7 @@ bool SmCore::has_free_slot() const {
 
 void SmCore::occupancy_change(std::int64_t t, int delta) {
   stats_.warp_cycles_resident += double(resident_warps_) * double(t - occ_t_);
+  if (resident_warps_ > 0) stats_.sm_busy_cycles += double(t - occ_t_);
   occ_t_ = t;
   resident_warps_ += delta;
 }
@@ -95,7 +97,12 @@ void SmCore::launch(std::uint64_t cta_id, std::int64_t t) {
     w->last_issue = t - 1;
     w->waiting_since = t;
     w->at_barrier = w->done = false;
-    if (stats_.trace && w->track < 0 && traced_ < stats_.trace_warps) w->track = traced_++;
+    w->track = -1;
+    if (stats_.trace && traced_ < stats_.trace_warps) {
+      w->track = int(stats_.tracks.size());
+      stats_.tracks.push_back({id_, cta_id, wi, -1});
+      ++traced_;
+    }
     // a warp goes to the sub-partition of its warp slot on the SM (slot mod 4), so the warps of
     // several small blocks spread over all four schedulers
     SubPartition& sp = sps_[std::size_t(w->sm_slot) % sps_.size()];
@@ -128,8 +135,7 @@ void SmCore::charge(WarpState& w, std::int64_t from, std::int64_t to, Stall why,
   std::uint64_t n = std::uint64_t(to - from);
   stats_.stall[std::size_t(why)] += n;
   stats_.pcs[std::size_t(pc)].stall[std::size_t(why)] += n;
-  if (w.track >= 0 && stats_.events.size() < stats_.trace_limit)
-    stats_.events.push_back({from, to, id_, w.track, w.cta_id, std::uint8_t(why), pc});
+  if (w.track >= 0) trace_interval(stats_, w.track, from, to, why, pc);
 }
 
 std::int64_t SmCore::step(std::int64_t t) {

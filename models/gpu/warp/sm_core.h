@@ -102,7 +102,6 @@ class SmCore {
   int resident_warps_ = 0;
   std::int64_t occ_t_ = 0;
   int traced_ = 0;
-  std::vector<int> track_;                           // per pool index: trace track or -1
 };
 
 }  // namespace hwsim::warp
