@@ -72,17 +72,29 @@ LlmStepMetrics step_metrics(const StepResult& step, const WorkloadStep* ws, cons
   return s;
 }
 
-// The kLlmFarthestRecords records with the largest excess over their floor, largest first.
-std::vector<LlmRecordDistance> farthest(const RunResult& r, std::vector<RecordRef> refs) {
-  std::size_t n = std::min(kLlmFarthestRecords, refs.size());
-  std::partial_sort(refs.begin(), refs.begin() + std::ptrdiff_t(n), refs.end(), [](const auto& a, const auto& b) {
+// The kLlmFarthestRecords operations farthest from their floor, largest excess first: each by its
+// record of the largest excess (the ten layers' gate_up are one entry), with its count of records.
+std::vector<LlmRecordDistance> farthest(const RunResult& r, const std::vector<RecordRef>& refs) {
+  auto before = [](const RecordRef& a, const RecordRef& b) {
     return a.excess != b.excess ? a.excess > b.excess : std::tie(a.step, a.index) < std::tie(b.step, b.index);
-  });
+  };
+  std::map<std::string, std::pair<RecordRef, std::int64_t>> worst;  // operation -> its worst record, records
+  for (const RecordRef& ref : refs) {
+    auto [it, added] = worst.try_emplace(operation_of(r.steps[ref.step].records[ref.index].name), ref, 0);
+    if (!added && before(ref, it->second.first)) it->second.first = ref;
+    ++it->second.second;
+  }
+  std::vector<std::pair<RecordRef, std::int64_t>> groups;
+  for (const auto& [op, g] : worst) groups.push_back(g);
+  std::size_t n = std::min(kLlmFarthestRecords, groups.size());
+  std::partial_sort(groups.begin(), groups.begin() + std::ptrdiff_t(n), groups.end(),
+                    [&](const auto& a, const auto& b) { return before(a.first, b.first); });
   std::vector<LlmRecordDistance> out;
   for (std::size_t i = 0; i < n; ++i) {
-    const WorkRecord& k = r.steps[refs[i].step].records[refs[i].index];
-    out.push_back({r.steps[refs[i].step].label, k.name, k.op_class, k.bound, k.seconds, k.roofline_floor,
-                   k.seconds - k.roofline_floor, ratio(k.seconds, k.roofline_floor)});
+    const RecordRef& ref = groups[i].first;
+    const WorkRecord& k = r.steps[ref.step].records[ref.index];
+    out.push_back({r.steps[ref.step].label, k.name, operation_of(k.name), k.op_class, k.bound, k.seconds,
+                   k.roofline_floor, k.seconds - k.roofline_floor, ratio(k.seconds, k.roofline_floor), groups[i].second});
   }
   return out;
 }
@@ -137,7 +149,7 @@ LlmMetrics compute_llm_metrics(const Workload& workload, const RunResult& r) {
   m.by_operation.assign(operations.begin(), operations.end());
   std::stable_sort(m.by_operation.begin(), m.by_operation.end(),
                    [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
-  m.farthest_from_floor = farthest(r, std::move(refs));
+  m.farthest_from_floor = farthest(r, refs);
   return m;
 }
 

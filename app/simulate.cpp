@@ -72,6 +72,7 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
   result.summary_detail = device.summary_detail;
   result.compute_unit = device.compute_unit;
   result.tdp = device.tdp;
+  result.peak_clock = device.peak_clock;
   for (const auto& level : device.memory) {
     result.memory_levels.push_back(level.name);
     result.memory_level_bandwidth.push_back(level.bandwidth);

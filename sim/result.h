@@ -140,6 +140,7 @@ struct RunResult {
   std::vector<double> memory_level_bandwidth;  // peak bytes/s of each of memory_levels (the chip
                                               // file's figure; 0 = not given)
   double tdp = 0;            // the chip's power limit
+  std::string peak_clock;    // the clock the peaks assume (DeviceInfo::peak_clock)
   std::vector<StepResult> steps;
   // derived by finalize()
   double seconds = 0;        // whole workload

@@ -94,8 +94,9 @@ int main(int argc, char** argv) {
   CLI::App* sweep_cmd = add_sweep_command(app, sweep);
 
   std::string list_what, list_kind;
-  CLI::App* list_cmd = app.add_subcommand("list", "list params [KIND] | chips | systems | workloads | models | kinds | frameworks");
-  list_cmd->add_option("what", list_what, "params, chips, systems, workloads, models, kinds or frameworks")->required();
+  CLI::App* list_cmd =
+      app.add_subcommand("list", "list [chips | systems | workloads | llms | models | params [KIND] | frameworks | kinds]");
+  list_cmd->add_option("what", list_what, "chips, systems, workloads, llms, models, params, frameworks or kinds (none: the lists)");
   list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, mcu, system)");
   app.require_subcommand(0, 1);
   for (CLI::App* command : {run_cmd, validate_cmd, sweep_cmd})

@@ -45,6 +45,7 @@ struct DeviceInfo {
   std::vector<MemoryLevel> memory;  // near → far; the last is main memory
   std::array<double, kDTypeCount> peak_flop_rate{};  // dense FLOP/s per dtype; 0 = unsupported
   double tdp = 0;                   // watts
+  std::string peak_clock;           // the clock peak_flop_rate assumes, for the report ("1.98 GHz, gpu.sm.clock")
   // Names of every record's numbers: `memory` names near → far, and the device's details.
   std::shared_ptr<const RecordSchema> schema;
   // The device holds every tensor in a static plan (a microcontroller: activations in an SRAM
