@@ -70,16 +70,14 @@ void LlmMetricsBuilder::add_step(const StepResult& step) {
     add_record(partial_, operations_, k);
     f.bytes += k.memory_bytes, f.flops += k.flops;
     double excess = k.seconds - k.roofline_floor;
-    if (farthest_.size() == kLlmFarthestRecords) {
-      const Candidate& last = farthest_.back();
-      if (!farther(excess, i, j, last.excess, last.step, last.index)) continue;
-      farthest_.pop_back();
-    }
-    auto at = std::find_if(farthest_.begin(), farthest_.end(),
-                           [&](const Candidate& c) { return farther(excess, i, j, c.excess, c.step, c.index); });
-    farthest_.insert(at, Candidate{excess, i, j,
-                                   {step.label, k.name, k.op_class, k.bound, k.seconds, k.roofline_floor, excess,
-                                    ratio(k.seconds, k.roofline_floor)}});
+    // Each operation by its record farthest from its floor (ten layers' gate_up are one entry).
+    auto [it, added] = farthest_.try_emplace(operation_of(k.name));
+    Candidate& c = it->second;
+    ++c.records;
+    if (added || farther(excess, i, j, c.excess, c.step, c.index))
+      c.excess = excess, c.step = i, c.index = j,
+      c.distance = {step.label, k.name, it->first, k.op_class, k.bound, k.seconds, k.roofline_floor, excess,
+                    ratio(k.seconds, k.roofline_floor)};
   }
   partial_.by_class["launch_gaps"].seconds += std::max(0.0, step.seconds - record_time);
   const WorkloadStep* ws = i < workload_.steps.size() ? &workload_.steps[i] : nullptr;
@@ -134,7 +132,17 @@ LlmMetrics LlmMetricsBuilder::finish(const RunResult& r) const {
   for (auto& [name, op] : m.by_operation) op.times_floor = ratio(op.seconds, op.roofline_floor);
   std::stable_sort(m.by_operation.begin(), m.by_operation.end(),
                    [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
-  for (const Candidate& c : farthest_) m.farthest_from_floor.push_back(c.distance);
+  std::vector<const Candidate*> worst;
+  for (const auto& [operation, c] : farthest_) worst.push_back(&c);
+  std::size_t n = std::min(kLlmFarthestRecords, worst.size());
+  std::partial_sort(worst.begin(), worst.begin() + std::ptrdiff_t(n), worst.end(), [](const Candidate* a, const Candidate* b) {
+    return farther(a->excess, a->step, a->index, b->excess, b->step, b->index);
+  });
+  for (std::size_t k = 0; k < n; ++k) {
+    LlmRecordDistance d = worst[k]->distance;
+    d.records = worst[k]->records;
+    m.farthest_from_floor.push_back(std::move(d));
+  }
   return m;
 }
 

@@ -28,16 +28,17 @@ class LlmMetricsBuilder {
     LlmStepMetrics metrics;
     double bytes = 0, flops = 0;
   };
-  struct Candidate {  // a record among the farthest from their floor so far
-    double excess;
-    std::size_t step, index;
+  struct Candidate {  // an operation's record farthest from its floor so far, and its records
+    double excess = 0;
+    std::size_t step = 0, index = 0;
+    std::int64_t records = 0;
     LlmRecordDistance distance;
   };
   const Workload& workload_;
   LlmMetrics partial_;  // by_class, ttft
   std::map<std::string, LlmOperationTime> operations_;
   std::vector<StepFigures> steps_;
-  std::vector<Candidate> farthest_;  // the kLlmFarthestRecords largest excesses, largest first
+  std::map<std::string, Candidate> farthest_;  // per operation (operation_of)
   double decode_seconds_ = 0;
   std::int64_t decode_steps_ = 0, decode_tokens_ = 0;
 };

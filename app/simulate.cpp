@@ -73,6 +73,7 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
   result.compute_unit = device.compute_unit;
   result.tdp = device.tdp;
   result.max_clock = device.max_clock;
+  result.peak_clock = device.peak_clock;
   for (const auto& level : device.memory) {
     result.memory_levels.push_back(level.name);
     result.memory_level_bandwidth.push_back(level.bandwidth);

@@ -151,6 +151,7 @@ struct RunResult {
                                               // file's figure; 0 = not given)
   double tdp = 0;            // the chip's power limit (power.tdp)
   double max_clock = 0;      // Hz: the device's maximum clock (0 = it models no clock)
+  std::string peak_clock;    // the clock the peaks assume (DeviceInfo::peak_clock)
   std::vector<StepResult> steps;
   // derived by finalize()
   double seconds = 0;        // whole workload

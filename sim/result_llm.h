@@ -37,10 +37,12 @@ struct LlmOperationTime {
   std::int64_t records = 0;
 };
 
-// A record's distance from its roofline floor: excess = seconds − floor, ratio = seconds / floor.
+// An operation's distance from its roofline floor, by its record farthest from it (step, name):
+// excess = seconds − floor, ratio = seconds / floor; `records`: the operation's records in the run.
 struct LlmRecordDistance {
-  std::string step, name, op_class, bound;
+  std::string step, name, operation, op_class, bound;
   double seconds = 0, roofline_floor = 0, excess = 0, ratio = 0;
+  std::int64_t records = 1;
 };
 
 struct LlmMetrics {
@@ -61,7 +63,7 @@ struct LlmMetrics {
   std::map<std::string, LlmClassTime> by_class;
   std::vector<std::pair<std::string, LlmOperationTime>> by_operation;  // most time first
   std::vector<LlmStepMetrics> steps;
-  std::vector<LlmRecordDistance> farthest_from_floor;  // the kLlmFarthestRecords largest excesses
+  std::vector<LlmRecordDistance> farthest_from_floor;  // the kLlmFarthestRecords operations of largest excess
 };
 
 inline constexpr std::size_t kLlmFarthestRecords = 10;

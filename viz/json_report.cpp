@@ -216,7 +216,8 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
                             {"lowering", op.lowering}});
   nlohmann::json farthest = nlohmann::json::array();
   for (const auto& k : m.farthest_from_floor)
-    farthest.push_back({{"step", k.step}, {"name", k.name}, {"op_class", k.op_class}, {"bound", k.bound},
+    farthest.push_back({{"operation", k.operation}, {"kernels", k.records}, {"step", k.step}, {"name", k.name},
+                        {"op_class", k.op_class}, {"bound", k.bound},
                         {"seconds", k.seconds}, {"roofline_floor", k.roofline_floor}, {"excess", k.excess},
                         {"ratio", k.ratio}});
   nlohmann::json doc = {{"tokens", m.tokens},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/gpu/warp/kernel_report.h"
+#include "sim/units.h"
 #include "viz/html_page.h"
 #include "viz/svg/kernel_charts.h"
 #include "viz/svg/svg.h"
@@ -32,9 +33,27 @@ std::string summary_table(const Config& config, const warp::KernelRun& r, const 
   t += row("occupancy", fmt::format("theoretical {:.0f} % ({} blocks × {} warps per SM, bound by {}), achieved {:.0f} %",
                                     100 * o.theoretical, o.ctas_per_sm, o.warps_per_cta, o.limiter,
                                     100 * f.achieved_occupancy));
-  if (r.memory_stats.requests)
-    t += row("global memory", fmt::format("{} requests, {:.1f} sectors/request, {:.1f} MB from DRAM",
-                                          r.memory_stats.requests, f.sectors_per_request, r.dram_bytes / 1e6));
+  const warp::KernelMetrics& m = f.metrics;
+  const char* star = m.sampled ? "*" : "";
+  if (m.sampled)
+    t += row("sampled", fmt::format("figures marked * are the whole kernel's: the sampled counts × {:.3g}", m.scale));
+  if (r.memory_stats.requests) {
+    t += row("global memory", fmt::format("{} requests{}, {:.1f} sectors/request", r.memory_stats.requests,
+                                          m.sampled ? " (sampled)" : "", f.sectors_per_request));
+    for (const auto& level : m.traffic)
+      t += row(level.label, fmt::format("{}{} at {} = {:.1f} % of {} peak", format_quantity(level.bytes, Dimension::bytes),
+                                        star, format_quantity(level.bandwidth, Dimension::bandwidth), level.percent_of_peak,
+                                        format_quantity(level.peak, Dimension::bandwidth)));
+    t += row("L2 hit rate", fmt::format("{:.1f} % as Nsight Compute counts it (loads {:.1f} %; stores count as hits)",
+                                        100 * m.l2_hit_rate, 100 * m.l2_load_hit_rate));
+  }
+  if (m.flops > 0)
+    t += row("roofline", fmt::format("{:.3g} FLOP/B vs ridge {:.3g} FLOP/B: {}-bound, {} = {:.1f} % of the roof {}",
+                                     m.arithmetic_intensity, m.ridge_point, m.bound,
+                                     format_quantity(m.flop_rate, Dimension::flop_rate), m.percent_of_roof,
+                                     format_quantity(m.roof, Dimension::flop_rate)));
+  t += row("energy", fmt::format("{}{} (average {})", format_quantity(m.energy, Dimension::energy), star,
+                                 format_quantity(m.average_power, Dimension::power)));
   t += row("stalls", warp::dominant_stall_text(r));
   return t + "</table>\n";
 }

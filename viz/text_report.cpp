@@ -56,11 +56,11 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   for (const auto& [name, op] : m.by_operation)
     fmt::print(out, "  {:<22} {:>10} {:>7} {:>6.1f} {:>7} {:>7}  {}\n", name.substr(0, 22), seconds(op.seconds),
                percent(op.seconds, m.seconds), op.times_floor, op.records, op.bound, op.lowering);
-  fmt::print(out, "\n  {:<34} {:>10} {:>10} {:>7} {:>7}\n", "farthest from roofline floor", "time", "floor", "x floor",
-             "bound");
+  fmt::print(out, "\n  {:<22} {:>7} {:>10} {:>10} {:>7} {:>7}  {}\n", "farthest from roofline floor", unit + "s", "time",
+             "floor", "x floor", "bound", "worst (step, " + unit + ")");
   for (const auto& k : m.farthest_from_floor)
-    fmt::print(out, "  {:<34} {:>10} {:>10} {:>7.2f} {:>7}\n", (k.step + " " + k.name).substr(0, 34), seconds(k.seconds),
-               seconds(k.roofline_floor), k.ratio, k.bound);
+    fmt::print(out, "  {:<22} {:>7} {:>10} {:>10} {:>7.2f} {:>7}  {}\n", k.operation.substr(0, 22), k.records,
+               seconds(k.seconds), seconds(k.roofline_floor), k.ratio, k.bound, k.step + " " + k.name);
 }
 
 // Traffic per memory level, near → far; the last (main memory) against its datasheet peak.
@@ -119,8 +119,10 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
   row("simulated time", seconds(r.seconds));
   if (r.flops > 0 || r.min_bytes > 0) {  // not for a run of collectives alone
     row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor), r.times_floor));
-    row("achieved", fmt::format("{}  ({:.1f} % of {} peak)", format_quantity(r.achieved_flop_rate, Dimension::flop_rate),
-                                r.percent_of_peak, format_quantity(r.peak_flop_rate, Dimension::flop_rate)));
+    row("achieved", fmt::format("{}  ({:.1f} % of {} peak{})", format_quantity(r.achieved_flop_rate, Dimension::flop_rate),
+                                r.percent_of_peak, format_quantity(r.peak_flop_rate, Dimension::flop_rate),
+                                r.peak_clock.empty() ? std::string()
+                                                     : " at " + r.peak_clock + "; a datasheet may quote another clock"));
     row("arithmetic intensity", fmt::format("{:.1f} FLOP/B vs ridge {:.1f} FLOP/B → {}-bound", r.arithmetic_intensity,
                                             r.ridge_point, r.bound));
     print_traffic(r, row);

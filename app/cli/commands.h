@@ -43,6 +43,7 @@ struct KernelOptions {
   long long max_cycles = 0;            // 0 = no limit
   std::string trace_path;              // --trace FILE: Chrome trace, one track per warp
   int sample_sms = 0;                  // --sample-sms N: simulate N SMs and their share of the grid
+  bool warm_l2 = false;                // --warm-l2: buffers in L2 as a previous launch left them
 };
 int kernel_command(const RunOptions& run, const KernelOptions& kernel);
 

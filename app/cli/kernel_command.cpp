@@ -1,10 +1,9 @@
-// `hwsim --chip C --set gpu.core.model=warp --kernel K.hwk --grid N --block N [--arg ...]`:
-// parses the kernel, runs it on the warp model, prints the report, dumps buffers, writes JSON,
-// the Chrome trace and the pictures (--svg: bank map and warp states; --html: the page). User
-// errors (parse, bounds, deadlock, --max-cycles) are one line, exit 4.
+// `hwsim --chip C --kernel K.hwk --grid N --block N [--arg ...]`: parses the kernel, runs it on
+// the warp model (a kernel program chooses it: gpu.core.model = warp), prints the report, dumps
+// buffers, writes JSON, the Chrome trace and the pictures (--svg: bank map and warp states;
+// --html: the page). User errors (parse, bounds, deadlock, --max-cycles) are one line, exit 4.
 #include <fmt/format.h>
 #include <iostream>
-#include <optional>
 
 #include "models/gpu/warp/kernel_figures.h"
 #include "models/gpu/warp/kernel_launch.h"
@@ -24,10 +23,16 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
   Config config = load_config(run.chip, run.overrides);
   if (config.kind() != "gpu")
     usage_error("--kernel runs kernel programs on a GPU's warp model; " + config.text("name") + " is a " +
-                config.kind() + " chip (use a gpu chip, e.g. --chip h100 --set gpu.core.model=warp)");
-  if (config.text("gpu.core.model") != "warp")
-    usage_error("--kernel runs on the warp model: add --set gpu.core.model=warp (the chip file says '" +
-                config.text("gpu.core.model") + "')");
+                config.kind() + " chip (use a gpu chip, e.g. --chip h100)");
+  if (config.text("gpu.core.model") != "warp") {
+    // a kernel program runs on the warp model: choose it, unless the command line asked for another
+    for (const auto& o : run.overrides)
+      if (o.rfind("gpu.core.model=", 0) == 0)
+        usage_error("--kernel runs on the warp model, but --set " + shorten(o) + " asks for another; drop that --set");
+    std::vector<std::string> overrides = {"gpu.core.model=warp"};
+    overrides.insert(overrides.end(), run.overrides.begin(), run.overrides.end());
+    config = load_config(run.chip, overrides);
+  }
   if (!run.workload.empty()) usage_error("give either --workload or --kernel, not both");
   auto params = warp::WarpParams::from_config(config);
   warp::Program program = warp::load_kernel(k.kernel);
@@ -40,6 +45,7 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
   }
   options.max_cycles = k.max_cycles;
   options.sample_sms = k.sample_sms;
+  options.warm_l2 = k.warm_l2;
   options.trace = !k.trace_path.empty();
   if (k.max_cycles < 0) usage_error("--max-cycles must be positive");
   // check dump names before simulating
@@ -51,20 +57,17 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
   }
   // Output files: checked before the run, written all or nothing after it (app/cli/output_file.h).
   std::unique_ptr<warp::KernelRun> result;
-  std::optional<warp::KernelFigures> figures;
-  auto kernel_figures = [&]() -> const warp::KernelFigures& {
-    if (!figures) figures = warp::kernel_figures(*result);
-    return *figures;
-  };
+  warp::KernelFigures figures;  // every figure, once, before any printer
   OutputSet outputs;
   outputs.add("--json", run.json_path, [&] {
-    auto doc = warp::kernel_document(*result);
+    nlohmann::json doc = {{"hwsim", HWSIM_VERSION}, {"chip", {{"name", config.text("name")}, {"file", config.chip_path()}}}};
+    doc.update(warp::kernel_document(*result, figures));
     doc["config"] = nlohmann::json::parse(config.resolved_json());
     return doc.dump(2) + "\n";
   });
   outputs.add("--trace", k.trace_path, [&] { return warp::chrome_trace(*result); });
-  outputs.add("--html", run.html_path, [&] { return kernel_html_report(config, *result, kernel_figures()); });
-  outputs.add("--svg", run.svg_path, [&] { return kernel_svg_report(kernel_figures()); });
+  outputs.add("--html", run.html_path, [&] { return kernel_html_report(config, *result, figures); });
+  outputs.add("--svg", run.svg_path, [&] { return kernel_svg_report(figures); });
   for (const auto& d : k.dumps) {
     auto eq = d.find('=');
     if (eq == std::string::npos) continue;
@@ -80,9 +83,10 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
   }
   outputs.check();
   result = warp::run_kernel(params, std::move(program), options);
+  figures = warp::kernel_figures(*result);
   outputs.write();
   // "-" puts a document on stdout: the text report stays off it.
-  if (!run.quiet && !outputs.takes_stdout()) warp::print_kernel_report(std::cout, *result);
+  if (!run.quiet && !outputs.takes_stdout()) warp::print_kernel_report(std::cout, *result, figures);
   for (const auto& d : k.dumps) {
     if (d.find('=') != std::string::npos) continue;
     const warp::Buffer* b = result->memory.by_name(d);

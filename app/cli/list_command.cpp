@@ -11,12 +11,49 @@
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
 #include "sim/registry.h"
+#include "workloads/llm/architecture.h"
 #include "workloads/passes/framework_pass.h"
 #include "workloads/workload.h"
 
 namespace hwsim {
 
 namespace {
+
+// What `hwsim list` can list, and what each is: printed by `hwsim list` alone.
+const std::vector<std::pair<std::string, std::string>>& lists() {
+  static const std::vector<std::pair<std::string, std::string>> all = {
+      {"chips", "shipped chip files (--chip NAME)"},
+      {"systems", "shipped system files (--system NAME)"},
+      {"workloads", "workload presets and kinds (--workload / -w)"},
+      {"llms", "language models a workload names (model=NAME, or model=path/to/m.toml)"},
+      {"models", "the simulator's device models (kind = ...), then the language models, labelled"},
+      {"params", "every chip and system key with its type, default, range and meaning (params KIND: one kind's)"},
+      {"frameworks", "framework kernel habits (kernels=NAME in a workload)"},
+      {"kinds", "measurement record kinds (hwsim validate)"}};
+  return all;
+}
+
+std::vector<std::string> list_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, what] : lists()) names.push_back(name);
+  return names;
+}
+
+void list_lists() {
+  fmt::print("hwsim list WHAT, where WHAT is one of:\n");
+  for (const auto& [name, what] : lists()) fmt::print("  {:<11} {}\n", name, what);
+}
+
+// Language models: the files in workloads/llm/models, with the shape a student compares.
+void list_llms(const std::string& indent) {
+  for (const auto& name : architecture_names()) {
+    ModelArchitecture a = load_architecture(name);
+    std::string moe = a.is_moe() ? fmt::format(", {} experts (top {})", a.experts, a.top_k) : "";
+    fmt::print("{}model={:<16} {} layers, hidden {}, {} heads ({} kv), ffn {}{}\n", indent, name, a.layers, a.hidden,
+               a.heads, a.kv_heads, a.ffn, moe);
+  }
+}
+
 void list_params(const std::string& kind) {
   if (!kind.empty()) {
     auto kinds = device_kinds();
@@ -38,7 +75,9 @@ void list_params(const std::string& kind) {
 
 int list_command(const std::string& what, const std::string& kind) {
   if (!kind.empty() && what != "params") usage_error(fmt::format("list {}: takes no kind (only list params KIND)", what));
-  if (what == "params") {
+  if (what.empty()) {
+    list_lists();
+  } else if (what == "params") {
     list_params(kind);
   } else if (what == "chips") {
     for (const auto& name : shipped_chips()) {
@@ -52,15 +91,20 @@ int list_command(const std::string& what, const std::string& kind) {
     }
   } else if (what == "workloads") {
     for (const auto& [name, entry] : WorkloadCatalog::entries()) fmt::print("{:<18} {}\n", name, entry.description);
+  } else if (what == "llms") {
+    list_llms("");
   } else if (what == "models") {
     // Device kinds; a kind's own model choices are parameters of it (hwsim list params KIND).
-    for (const auto& [name, entry] : Registry<Device>::entries()) fmt::print("kind = {:<10} {}\n", name, entry.description);
+    fmt::print("device models (a chip file's kind; its own model choices: hwsim list params KIND):\n");
+    for (const auto& [name, entry] : Registry<Device>::entries()) fmt::print("  kind = {:<10} {}\n", name, entry.description);
+    fmt::print("language models (a workload's model=; also hwsim list llms):\n");
+    list_llms("  ");
   } else if (what == "frameworks") {
     for (const auto& [name, entry] : FrameworkPasses::entries()) fmt::print("kernels={:<8} {}\n", name, entry.description);
   } else if (what == "kinds") {
     for (const auto& [kind_name, adapter] : MeasurementKinds::adapters()) fmt::print("{}\n", kind_name);
   } else {
-    std::vector<std::string> valid = {"params", "chips", "systems", "workloads", "models", "kinds", "frameworks"};
+    std::vector<std::string> valid = list_names();
     usage_error(fmt::format("list: unknown '{}'{}; valid: {}", what, did_you_mean(what, valid), join(valid)));
   }
   return 0;

@@ -33,6 +33,8 @@ void add_run_options(CLI::App* target, hwsim::RunOptions& run, hwsim::KernelOpti
   target->add_option("--trace", kernel.trace_path,
                      "write a Chrome trace to FILE: the kernel timeline of a workload, or one track per warp of a kernel");
   target->add_option("--sample-sms", kernel.sample_sms, "kernel: simulate only N SMs and their share of the grid and bandwidth");
+  target->add_flag("--warm-l2", kernel.warm_l2,
+                   "kernel: the buffers start in L2 as a previous launch left them (a benchmark loop, CUDA graph replays)");
 }
 
 // `hwsim sweep` and its options (docs/sweeps.md).
@@ -100,8 +102,9 @@ int main(int argc, char** argv) {
   CLI::App* sweep_cmd = add_sweep_command(app, sweep);
 
   std::string list_what, list_kind;
-  CLI::App* list_cmd = app.add_subcommand("list", "list params [KIND] | chips | systems | workloads | models | kinds | frameworks");
-  list_cmd->add_option("what", list_what, "params, chips, systems, workloads, models, kinds or frameworks")->required();
+  CLI::App* list_cmd =
+      app.add_subcommand("list", "list [chips | systems | workloads | llms | models | params [KIND] | frameworks | kinds]");
+  list_cmd->add_option("what", list_what, "chips, systems, workloads, llms, models, params, frameworks or kinds (none: the lists)");
   list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, mcu, system)");
   app.require_subcommand(0, 1);
   for (CLI::App* command : {run_cmd, validate_cmd, sweep_cmd})

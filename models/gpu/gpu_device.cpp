@@ -14,6 +14,7 @@
 #include "sim/device/device.h"
 #include "sim/error.h"
 #include "sim/registry.h"
+#include "sim/units.h"
 
 namespace hwsim {
 namespace {
@@ -29,6 +30,7 @@ DeviceInfo describe(const GpuChip& chip) {
   const GpuMemoryLayout& m = chip.layout;
   if (m.has_mall()) d.memory.insert(d.memory.begin() + 1, {"mall", m.mall_bytes, m.mall_bandwidth, m.mall_latency, true});
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
+  d.peak_clock = format_quantity(chip.clock_hz, Dimension::frequency) + ", gpu.sm.clock";
   return d;
 }
 

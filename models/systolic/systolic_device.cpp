@@ -10,6 +10,7 @@
 #include "sim/config/config.h"
 #include "sim/device/device.h"
 #include "sim/registry.h"
+#include "sim/units.h"
 
 namespace hwsim {
 namespace {
@@ -22,6 +23,7 @@ DeviceInfo describe(const SystolicChip& chip) {
                           {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
                .tdp = chip.tdp_watts, .schema = systolic_schema()};
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
+  d.peak_clock = format_quantity(chip.clock_hz, Dimension::frequency) + ", systolic.clock";
   return d;
 }
 

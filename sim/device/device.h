@@ -46,6 +46,7 @@ struct DeviceInfo {
   std::array<double, kDTypeCount> peak_flop_rate{};  // dense FLOP/s per dtype; 0 = unsupported
   double tdp = 0;                   // watts: the board power limit (power.tdp)
   double max_clock = 0;             // Hz: the clock a clock governor lowers under the limit; 0 = none
+  std::string peak_clock;           // the clock peak_flop_rate assumes, for the report ("1.98 GHz, gpu.sm.clock")
   // Names of every record's numbers: `memory` names near → far, and the device's details.
   std::shared_ptr<const RecordSchema> schema;
   // The device holds every tensor in a static plan (a microcontroller: activations in an SRAM

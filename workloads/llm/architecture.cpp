@@ -7,6 +7,8 @@
 
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "sim/config/toml_text.h"
+#include "sim/input_file.h"
 #include "workloads/spec.h"
 
 namespace hwsim {
@@ -91,18 +93,28 @@ std::vector<std::string> architecture_names() {
   return names;
 }
 
+namespace {
+// A model named by path (model=path/to/m.toml: a '/' or the .toml suffix) is read from that file;
+// a bare name from the models folder.
+bool names_a_file(const std::string& name) {
+  return name.find('/') != std::string::npos || fs::path(name).extension() == ".toml";
+}
+}  // namespace
+
 ModelArchitecture load_architecture(const std::string& name) {
-  std::vector<std::string> known = architecture_names();
-  if (std::find(known.begin(), known.end(), name) == known.end())
-    workload_error(fmt::format("model '{}' unknown{}; known models: {} (files in {})", name, did_you_mean(name, known),
-                               known.empty() ? "none" : join(known), architecture_folder()));
-  std::string path = (fs::path(architecture_folder()) / (name + ".toml")).string();
-  toml::table table;
-  try {
-    table = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    workload_error(fmt::format("{}:{}: TOML syntax error: {}", path, e.source().begin.line, e.description()));
+  std::string path;
+  if (names_a_file(name)) {
+    path = name;
+  } else {
+    std::vector<std::string> known = architecture_names();
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      workload_error(fmt::format("model '{}' unknown{}; known models: {} (files in {}; or give a file: model=path/to/m.toml)",
+                                 shorten(name), did_you_mean(name, known), known.empty() ? "none" : join(known),
+                                 architecture_folder()));
+    path = (fs::path(architecture_folder()) / (name + ".toml")).string();
   }
+  // a model file may come from anyone (model=path): parsed with the nesting guard of chip files
+  toml::table table = parse_toml_text(read_input_file(path, "model file"), path, ExitCode::workload);
   std::vector<std::string> fields = architecture_fields();
   fields.push_back("tokenizer");  // optional, not a spec override: a family is the file's to say
   for (const auto& [key, node] : table) {
@@ -131,7 +143,7 @@ ModelArchitecture load_architecture(const std::string& name) {
     return n.as_boolean()->get();
   };
   ModelArchitecture a;
-  a.name = name;
+  a.name = fs::path(name).stem().string();
   a.layers = integer("layers");
   a.hidden = integer("hidden");
   a.heads = integer("heads");

@@ -65,7 +65,9 @@ std::vector<std::string> architecture_names();
 // ./workloads/llm/models relative to the working directory.
 std::string architecture_folder();
 
-// Loads NAME.toml. Unknown model: UserError(workload) listing the known ones; a malformed file,
+// Loads NAME.toml from the models folder, or the file NAME names when it has a '/' or ends in
+// .toml (model=path/to/m.toml; the model's name is then the file's stem). Unknown model:
+// UserError(workload) listing the known ones; an unreadable file: UserError(io); a malformed file,
 // a missing, unknown or ill-typed key: UserError(workload) naming file:line:key.
 ModelArchitecture load_architecture(const std::string& name);
 

@@ -11,7 +11,7 @@ namespace hwsim::warp {
 
 struct BankAccess {
   int wavefronts = 0;        // 1 = conflict free
-  int worst_bank = 0;        // a bank with the most distinct words
+  int worst_bank = 0;        // the lowest-numbered bank with the most distinct words
 };
 
 // addr[lane] for lanes in `mask`; `bytes` per lane (4, 8 or 16). The bank map's counters (banks

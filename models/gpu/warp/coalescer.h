@@ -7,12 +7,12 @@
 namespace hwsim::warp {
 
 struct LineRequest {
-  std::uint64_t line = 0;     // address / line_bytes
-  std::uint32_t sectors = 0;  // bit s: sector s of the line
+  std::uint64_t line;         // address / line_bytes
+  std::uint32_t sectors;      // bit s: sector s of the line
 };
 
 struct Coalesced {
-  LineRequest lines[64];      // a warp touches at most 32 lanes × 2 lines (16-byte accesses)
+  LineRequest lines[64];      // a warp touches at most 32 lanes × 2 lines (16-byte accesses); [0, count) set
   int count = 0;
   int sectors() const;
 };

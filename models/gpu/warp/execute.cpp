@@ -44,6 +44,13 @@ std::uint16_t float_to_bf16(float f) {
 
 namespace {
 
+template <class T> T load_le(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <class T> void store_le(std::uint8_t* p, T v) { std::memcpy(p, &v, sizeof(T)); }
+
 inline float f32(std::uint64_t b) { return std::bit_cast<float>(std::uint32_t(b)); }
 inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 
@@ -199,6 +206,158 @@ std::uint64_t convert(Type dst, Type src, std::uint64_t v) {
   }
 }
 
+// ---- lane functions: one instruction over 32 lanes, opcode and type fixed at compile time, so
+// the lane loop has no switch in it and the compiler can vectorise it. Inactive lanes are computed
+// too and then discarded (blend), except where a lane could fault or call the math library.
+
+inline void blend(std::uint64_t* d, const std::uint64_t* r, std::uint32_t mask) {
+  if (mask == 0xffffffffu) {
+    for (int l = 0; l < 32; ++l) d[l] = r[l];
+  } else {
+    for (int l = 0; l < 32; ++l) d[l] = (mask >> l & 1) ? r[l] : d[l];
+  }
+}
+
+template <Op op> constexpr bool per_active_lane() {
+  return op == Op::div || op == Op::rem || op == Op::ex2 || op == Op::lg2 || op == Op::sqrt || op == Op::rsqrt;
+}
+
+template <class T, Op op>
+void alu_lanes(std::uint64_t* d, const std::uint64_t* A, const std::uint64_t* B, const std::uint64_t* C,
+               std::uint32_t mask, bool& ok) {
+  if constexpr (per_active_lane<op>()) {
+    for (std::uint32_t m = mask; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      d[l] = arith<T>(op, A[l], B[l], C[l], ok);
+    }
+  } else {
+    std::uint64_t r[32];
+    bool unused = true;
+    for (int l = 0; l < 32; ++l) r[l] = arith<T>(op, A[l], B[l], C[l], unused);
+    blend(d, r, mask);
+  }
+}
+
+// f32 fma: std::fma is a library call unless the CPU's FMA instructions are enabled; where the
+// CPU has them, a copy compiled for them runs all 32 lanes in vector instructions (the same bits:
+// a fused multiply-add is rounded once either way), else only the active lanes call the library.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HWSIM_HAVE_FMA_CLONE 1
+__attribute__((target("avx2,fma"))) void fma_f32_vector(std::uint64_t* d, const std::uint64_t* A, const std::uint64_t* B,
+                                                   const std::uint64_t* C, std::uint32_t mask, bool&) {
+  std::uint64_t r[32];
+  for (int l = 0; l < 32; ++l)
+    r[l] = std::bit_cast<std::uint32_t>(__builtin_fmaf(f32(A[l]), f32(B[l]), f32(C[l])));
+  blend(d, r, mask);
+}
+#endif
+
+void fma_f32_active(std::uint64_t* d, const std::uint64_t* A, const std::uint64_t* B, const std::uint64_t* C,
+                    std::uint32_t mask, bool&) {
+  for (std::uint32_t m = mask; m; m &= m - 1) {
+    int l = std::countr_zero(m);
+    d[l] = bits(std::fma(f32(A[l]), f32(B[l]), f32(C[l])));
+  }
+}
+
+LaneFn fma_f32() {
+#ifdef HWSIM_HAVE_FMA_CLONE
+  if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2")) return &fma_f32_vector;
+#endif
+  return &fma_f32_active;
+}
+
+template <Op op>
+void pred_lanes(std::uint64_t* d, const std::uint64_t* A, const std::uint64_t* B, const std::uint64_t* C,
+                std::uint32_t mask, bool& ok) {
+  std::uint64_t r[32];
+  bool unused = true;
+  for (int l = 0; l < 32; ++l) r[l] = arith<std::uint32_t>(op, A[l], B[l], C[l], unused) & 1;
+  blend(d, r, mask);
+  (void)ok;
+}
+
+template <bool is_signed, bool add>
+void wide_lanes(std::uint64_t* d, const std::uint64_t* A, const std::uint64_t* B, const std::uint64_t* C,
+                std::uint32_t mask, bool&) {
+  std::uint64_t r[32];
+  for (int l = 0; l < 32; ++l) {
+    std::int64_t x = is_signed ? std::int64_t(std::int32_t(std::uint32_t(A[l]))) : std::int64_t(std::uint32_t(A[l]));
+    std::int64_t y = is_signed ? std::int64_t(std::int32_t(std::uint32_t(B[l]))) : std::int64_t(std::uint32_t(B[l]));
+    r[l] = std::uint64_t(x * y) + (add ? C[l] : 0);
+  }
+  blend(d, r, mask);
+}
+
+template <class T, Cmp c>
+void setp_lanes(std::uint64_t* d, const std::uint64_t* A, const std::uint64_t* B, const std::uint64_t*,
+                std::uint32_t mask, bool&) {
+  std::uint64_t r[32];
+  for (int l = 0; l < 32; ++l) r[l] = compare<T>(c, A[l], B[l]);
+  blend(d, r, mask);
+}
+
+#define HWSIM_ALU_OPS(X) \
+  X(mov) X(add) X(sub) X(mul) X(mad) X(fma) X(div) X(rem) X(min) X(max) X(neg) X(abs) X(shl) X(shr) X(and_) \
+  X(or_) X(xor_) X(not_) X(ex2) X(lg2) X(rcp) X(sqrt) X(rsqrt)
+
+template <class T> LaneFn alu_for(Op op) {
+  switch (op) {
+#define HWSIM_CASE(o) case Op::o: return &alu_lanes<T, Op::o>;
+    HWSIM_ALU_OPS(HWSIM_CASE)
+#undef HWSIM_CASE
+    default: return nullptr;
+  }
+}
+
+LaneFn pred_for(Op op) {
+  switch (op) {
+#define HWSIM_CASE(o) case Op::o: return &pred_lanes<Op::o>;
+    HWSIM_ALU_OPS(HWSIM_CASE)
+#undef HWSIM_CASE
+    default: return nullptr;
+  }
+}
+
+template <class T> LaneFn setp_for(Cmp c) {
+  switch (c) {
+    case Cmp::eq: return &setp_lanes<T, Cmp::eq>;
+    case Cmp::ne: return &setp_lanes<T, Cmp::ne>;
+    case Cmp::lt: return &setp_lanes<T, Cmp::lt>;
+    case Cmp::le: return &setp_lanes<T, Cmp::le>;
+    case Cmp::gt: return &setp_lanes<T, Cmp::gt>;
+    case Cmp::ge: return &setp_lanes<T, Cmp::ge>;
+  }
+  return nullptr;
+}
+
+LaneFn lane_function(const Instr& in) {
+  if (in.op == Op::setp) {
+    switch (in.type) {
+      case Type::f32: return setp_for<float>(in.cmp);
+      case Type::s32: return setp_for<std::int32_t>(in.cmp);
+      case Type::u64: return setp_for<std::uint64_t>(in.cmp);
+      case Type::s64: return setp_for<std::int64_t>(in.cmp);
+      default: return setp_for<std::uint32_t>(in.cmp);
+    }
+  }
+  if (in.wide) {
+    if (in.op != Op::mul && in.op != Op::mad) return nullptr;
+    bool add = in.op == Op::mad;
+    if (in.type == Type::s32) return add ? &wide_lanes<true, true> : &wide_lanes<true, false>;
+    return add ? &wide_lanes<false, true> : &wide_lanes<false, false>;
+  }
+  switch (in.type) {
+    case Type::f32: return in.op == Op::fma ? fma_f32() : alu_for<float>(in.op);
+    case Type::s32: return alu_for<std::int32_t>(in.op);
+    case Type::u64: return alu_for<std::uint64_t>(in.op);
+    case Type::s64: return alu_for<std::int64_t>(in.op);
+    case Type::pred: return pred_for(in.op);
+    case Type::f16x2: case Type::bf16x2: return nullptr;
+    default: return alu_for<std::uint32_t>(in.op);
+  }
+}
+
 void mma_m16n8k16(WarpState& w, const Instr& in) {
   // PTX fragment layouts for mma.m16n8k16 with .f16 A (row) and B (col), f32 C/D.
   float A[16][16], B[16][8], C[16][8];
@@ -229,17 +388,52 @@ void mma_m16n8k16(WarpState& w, const Instr& in) {
   }
 }
 
+// An operand's 32 lanes: a register's own array, or immediates and special registers written into `tmp`.
+const std::uint64_t* operand_lanes(const WarpState& w, const Operand& o, const ExecContext& ctx, std::uint64_t* tmp) {
+  if (o.kind == Operand::k_reg) return &w.regs[std::size_t(o.reg) * 32];
+  if (o.kind == Operand::k_imm) std::fill(tmp, tmp + 32, o.bits);
+  else for (int lane = 0; lane < 32; ++lane) tmp[lane] = read_operand(w, o, lane, ctx);
+  return tmp;
+}
+
+// Runs a decoded lane function: sources as 32-lane arrays (registers in place, immediates and
+// special registers materialised), the result into the destination register.
+void run_lanes(LaneFn f, WarpState& w, const Instr& in, const ExecContext& ctx, std::uint32_t mask) {
+  std::uint64_t tmp[3][32];
+  const std::uint64_t* srcs[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (k < in.src.size()) srcs[k] = operand_lanes(w, in.src[k], ctx, tmp[k]);
+    else srcs[k] = std::fill_n(tmp[k], 32, 0) - 32;
+  }
+  bool ok = true;
+  f(&w.regs[std::size_t(in.dst[0]) * 32], srcs[0], srcs[1], srcs[2], mask, ok);
+  if (!ok)
+    workload_error(fmt::format("kernel {}: integer division by zero at {}:{} `{}`", ctx.program->name,
+                               ctx.program->file, in.line, in.text));
+}
+
 }  // namespace
+
+std::vector<LaneFn> decode_lane_functions(const Program& program) {
+  std::vector<LaneFn> out;
+  for (const Instr& in : program.code) {
+    bool alu = in.op != Op::bra && in.op != Op::exit && in.op != Op::bar && in.op != Op::selp && in.op != Op::cvt &&
+               in.op != Op::ld && in.op != Op::st && in.op != Op::atom_add && in.op != Op::shfl && in.op != Op::mma &&
+               in.op != Op::nop;
+    out.push_back(alu && !in.dst.empty() ? lane_function(in) : nullptr);
+  }
+  return out;
+}
 
 Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
   Effects fx;
   SimtEntry& top = w.stack.back();
   std::uint32_t mask = top.mask;
   if (in.guard >= 0) {
+    const std::uint64_t* p = &w.regs[std::size_t(in.guard) * 32];
     std::uint32_t g = 0;
-    for (int lane = 0; lane < 32; ++lane)
-      if ((mask >> lane & 1) && (w.reg(in.guard, lane) & 1) != std::uint64_t(in.guard_negated)) g |= 1u << lane;
-    mask = g;
+    for (int lane = 0; lane < 32; ++lane) g |= std::uint32_t(p[lane] & 1) << lane;
+    mask &= in.guard_negated ? ~g : g;
   }
   fx.mask = mask;
   const int pc = top.pc;
@@ -279,6 +473,10 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
       fx.control = Effects::barrier;
       break;
     case Op::setp:
+      if (LaneFn f = ctx.lane_fns ? ctx.lane_fns[pc] : nullptr) {
+        run_lanes(f, w, in, ctx, mask);
+        break;
+      }
       lanes([&](int lane) {
         std::uint64_t a = read_operand(w, in.src[0], lane, ctx), b = read_operand(w, in.src[1], lane, ctx);
         bool r = false;
@@ -309,38 +507,49 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
       int eb = type_bytes(in.type);
       fx.bytes = eb * in.vec;
       const char* what = in.op == Op::ld ? "out-of-bounds load" : in.op == Op::st ? "out-of-bounds store" : "out-of-bounds atomic";
-      lanes([&](int lane) {
-        std::uint64_t a = read_operand(w, in.src[0], lane, ctx) + std::uint64_t(in.offset);
-        if (in.space == Space::shared) a &= 0xffffffffull;
-        fx.addr[lane] = a;
-        if (a % std::uint64_t(std::min(fx.bytes, 16)) != 0 && a % std::uint64_t(eb) != 0)
-          access_error(ctx, w, in, lane, a, fx.bytes, "misaligned access");
-        if (in.space == Space::shared) {
+      std::uint64_t tmp[5][32];
+      const std::uint64_t* base = operand_lanes(w, in.src[0], ctx, tmp[0]);
+      const std::uint64_t* value[4] = {};  // st and atom: the values, one array per register
+      for (std::size_t k = 1; k < in.src.size() && k <= 4; ++k) value[k - 1] = operand_lanes(w, in.src[k], ctx, tmp[k]);
+      std::uint64_t* dst[4] = {};  // ld: the destination registers' lanes
+      for (std::size_t k = 0; k < in.dst.size() && k < 4; ++k) dst[k] = &w.regs[std::size_t(in.dst[k]) * 32];
+      const std::uint64_t align = std::uint64_t(eb) - 1;  // an element must be aligned to its size
+      const std::uint64_t offset = std::uint64_t(in.offset);
+      if (in.space == Space::shared) {
+        for (std::uint32_t m = mask; m; m &= m - 1) {
+          const int lane = std::countr_zero(m);
+          const std::uint64_t a = (base[lane] + offset) & 0xffffffffull;
+          fx.addr[lane] = a;
+          if (a & align) access_error(ctx, w, in, lane, a, fx.bytes, "misaligned access");
           if (a + std::uint64_t(fx.bytes) > ctx.shared_bytes) access_error(ctx, w, in, lane, a, fx.bytes, what);
           std::uint8_t* p = ctx.shared + a;
-          for (int k = 0; k < in.vec; ++k) {
-            std::uint64_t v = 0;
-            if (in.op == Op::ld) { std::memcpy(&v, p + k * eb, std::size_t(eb)); w.reg(in.dst[std::size_t(k)], lane) = v; }
-            else { v = read_operand(w, in.src[std::size_t(k) + 1], lane, ctx); std::memcpy(p + k * eb, &v, std::size_t(eb)); }
+          for (int k = 0; k < in.vec; ++k, p += eb) {
+            if (in.op == Op::ld) dst[k][lane] = eb == 4 ? load_le<std::uint32_t>(p) : load_le<std::uint64_t>(p);
+            else if (eb == 4) store_le(p, std::uint32_t(value[k][lane]));
+            else store_le(p, value[k][lane]);
           }
-          return;
         }
+        break;
+      }
+      for (std::uint32_t m = mask; m; m &= m - 1) {
+        const int lane = std::countr_zero(m);
+        const std::uint64_t a = base[lane] + offset;
+        fx.addr[lane] = a;
+        if (a & align) access_error(ctx, w, in, lane, a, fx.bytes, "misaligned access");
         Buffer* b = ctx.memory->find(a, std::uint64_t(fx.bytes));
         if (!b) access_error(ctx, w, in, lane, a, fx.bytes, what);
         if (in.op == Op::ld) {
-          for (int k = 0; k < in.vec; ++k)
-            w.reg(in.dst[std::size_t(k)], lane) = ctx.memory->read(*b, a + std::uint64_t(k * eb), eb);
+          for (int k = 0; k < in.vec; ++k) dst[k][lane] = ctx.memory->read(*b, a + std::uint64_t(k * eb), eb);
         } else if (in.op == Op::st) {
-          for (int k = 0; k < in.vec; ++k)
-            ctx.memory->write(*b, a + std::uint64_t(k * eb), eb, read_operand(w, in.src[std::size_t(k) + 1], lane, ctx));
+          for (int k = 0; k < in.vec; ++k) ctx.memory->write(*b, a + std::uint64_t(k * eb), eb, value[k][lane]);
         } else {
-          std::uint64_t old = ctx.memory->read(*b, a, eb), v = read_operand(w, in.src[1], lane, ctx), nv;
+          std::uint64_t old = ctx.memory->read(*b, a, eb), v = value[0][lane], nv;
           if (in.type == Type::f32) nv = bits(f32(old) + f32(v));
           else nv = std::uint32_t(old + v);
           ctx.memory->write(*b, a, eb, nv);
           w.reg(in.dst[0], lane) = old;
         }
-      });
+      }
       break;
     }
     case Op::shfl: {
@@ -368,6 +577,10 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
     case Op::nop:
       break;
     default: {
+      if (LaneFn f = ctx.lane_fns ? ctx.lane_fns[pc] : nullptr) {
+        run_lanes(f, w, in, ctx, mask);
+        break;
+      }
       bool ok = true;
       // materialise the sources as 32-lane arrays once, then run one type-specialised lane loop
       std::uint64_t tmp[3][32];

@@ -12,6 +12,15 @@
 
 namespace hwsim::warp {
 
+// An ALU instruction specialised for its opcode and type, decoded once per program: writes d[lane]
+// for the lanes in `mask` from the sources' 32-lane arrays; `ok` turns false on an integer
+// division by zero in an active lane.
+using LaneFn = void (*)(std::uint64_t* d, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                        std::uint32_t mask, bool& ok);
+
+// Per instruction of `program`: its LaneFn, or null for instructions execute() runs otherwise.
+std::vector<LaneFn> decode_lane_functions(const Program& program);
+
 struct ExecContext {
   const Program* program = nullptr;
   GlobalMemory* memory = nullptr;
@@ -20,6 +29,7 @@ struct ExecContext {
   std::uint32_t ntid = 0;           // threads per block
   std::uint64_t nctaid = 0;         // blocks in the grid
   std::int64_t now = 0;             // cycle (for %clock)
+  const LaneFn* lane_fns = nullptr; // decode_lane_functions(program), indexed by pc
 };
 
 struct Effects {

@@ -103,8 +103,7 @@ std::uint64_t GlobalMemory::add(Buffer b) {
   return buffers_.back()->base;
 }
 
-Buffer* GlobalMemory::find(std::uint64_t addr, std::uint64_t n) {
-  if (last_ && addr >= last_->base && addr + n <= last_->base + last_->bytes()) return last_;
+Buffer* GlobalMemory::find_other(std::uint64_t addr, std::uint64_t n) {
   for (auto& b : buffers_)
     if (addr >= b->base && addr + n <= b->base + b->bytes()) return last_ = b.get();
   return nullptr;
@@ -116,45 +115,21 @@ const Buffer* GlobalMemory::by_name(const std::string& name) const {
   return nullptr;
 }
 
-std::uint32_t GlobalMemory::read_word(const Buffer& b, std::uint64_t off) const {
-  const auto& page = b.pages[off / kPage];
-  if (!page) return b.generated_word(off / 4);
-  std::uint32_t v;
-  std::memcpy(&v, page.get() + off % kPage, 4);
-  return v;
-}
-
-void GlobalMemory::write_word(Buffer& b, std::uint64_t off, std::uint32_t v) {
+void GlobalMemory::materialise(Buffer& b, std::uint64_t off) {
   auto& page = b.pages[off / kPage];
-  if (!page) {
-    page = std::make_unique<std::uint8_t[]>(kPage);  // zero-filled
-    std::uint64_t first = off / kPage * kPage;
-    if (b.init != Init::zeros)
-      for (std::uint64_t o = 0; o < kPage && first + o < b.bytes(); o += 4) {
+  page = std::make_unique<std::uint8_t[]>(kPage);  // zero-filled
+  std::uint64_t first = off / kPage * kPage;
+  if (b.init != Init::zeros)
+    for (std::uint64_t o = 0; o < kPage && first + o < b.bytes(); o += 4) {
       std::uint32_t g = b.generated_word((first + o) / 4);
       std::memcpy(page.get() + o, &g, 4);
     }
-  }
-  std::memcpy(page.get() + off % kPage, &v, 4);
-}
-
-std::uint64_t GlobalMemory::read(Buffer& b, std::uint64_t addr, int bytes) const {
-  std::uint64_t off = addr - b.base;
-  std::uint64_t v = read_word(b, off);
-  if (bytes == 8) v |= std::uint64_t(read_word(b, off + 4)) << 32;
-  return v;
-}
-
-void GlobalMemory::write(Buffer& b, std::uint64_t addr, int bytes, std::uint64_t value) {
-  std::uint64_t off = addr - b.base;
-  write_word(b, off, std::uint32_t(value));
-  if (bytes == 8) write_word(b, off + 4, std::uint32_t(value >> 32));
 }
 
 double GlobalMemory::element_value(const Buffer& b, std::uint64_t i) const {
   int eb = type_bytes(b.type);
-  std::uint64_t v = read_word(b, i * eb);
-  if (eb == 8) v |= std::uint64_t(read_word(b, i * eb + 4)) << 32;
+  std::uint64_t v = peek_word(b, i * eb);
+  if (eb == 8) v |= std::uint64_t(peek_word(b, i * eb + 4)) << 32;
   switch (b.type) {
     case Type::f32: return std::bit_cast<float>(std::uint32_t(v));
     case Type::s32: return std::int32_t(std::uint32_t(v));

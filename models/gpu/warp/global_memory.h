@@ -5,6 +5,7 @@
 // 1 GiB streaming buffer costs no host memory. Accesses outside every buffer return nullopt; the
 // caller reports kernel, instruction, lane and address.
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,20 +37,58 @@ class GlobalMemory {
   // Places a buffer (256-byte aligned, after the previous one) and returns its base address.
   std::uint64_t add(Buffer b);
   // Finds the buffer holding [addr, addr + n); nullptr when out of bounds.
-  Buffer* find(std::uint64_t addr, std::uint64_t n);
+  Buffer* find(std::uint64_t addr, std::uint64_t n) {
+    if (last_ && addr >= last_->base && addr + n <= last_->base + last_->bytes()) return last_;
+    return find_other(addr, n);
+  }
   const Buffer* by_name(const std::string& name) const;
   const std::vector<std::unique_ptr<Buffer>>& buffers() const { return buffers_; }
 
   // Reads / writes a naturally aligned 4- or 8-byte value inside `b`.
-  std::uint64_t read(Buffer& b, std::uint64_t addr, int bytes) const;
-  void write(Buffer& b, std::uint64_t addr, int bytes, std::uint64_t value);
+  std::uint64_t read(Buffer& b, std::uint64_t addr, int bytes) const {
+    std::uint64_t off = addr - b.base;
+    std::uint64_t v = read_word(b, off);
+    if (bytes == 8) v |= std::uint64_t(read_word(b, off + 4)) << 32;
+    return v;
+  }
+  void write(Buffer& b, std::uint64_t addr, int bytes, std::uint64_t value) {
+    std::uint64_t off = addr - b.base;
+    write_word(b, off, std::uint32_t(value));
+    if (bytes == 8) write_word(b, off + 4, std::uint32_t(value >> 32));
+  }
   // Element i of a buffer as text ("%g" for floats), for --dump.
   std::string element_text(const Buffer& b, std::uint64_t i) const;
   double element_value(const Buffer& b, std::uint64_t i) const;
 
  private:
-  std::uint32_t read_word(const Buffer& b, std::uint64_t offset) const;
-  void write_word(Buffer& b, std::uint64_t offset, std::uint32_t v);
+  // A page of a buffer up to this size is materialised when first read, so its generated contents
+  // are computed once; a larger buffer (a stream) keeps generating on read and costs no memory.
+  static constexpr std::uint64_t kMaterialiseOnReadBytes = 16ull << 20;
+  std::uint32_t read_word(Buffer& b, std::uint64_t off) const {
+    const auto& page = b.pages[off / kPage];
+    if (!page) {
+      if (b.init == Init::zeros) return 0;
+      if (b.bytes() > kMaterialiseOnReadBytes) return b.generated_word(off / 4);
+      materialise(b, off);
+    }
+    std::uint32_t v;
+    std::memcpy(&v, page.get() + off % kPage, 4);
+    return v;
+  }
+  std::uint32_t peek_word(const Buffer& b, std::uint64_t off) const {  // without materialising
+    const auto& page = b.pages[off / kPage];
+    if (!page) return b.init == Init::zeros ? 0 : b.generated_word(off / 4);
+    std::uint32_t v;
+    std::memcpy(&v, page.get() + off % kPage, 4);
+    return v;
+  }
+  void write_word(Buffer& b, std::uint64_t off, std::uint32_t v) {
+    auto& page = b.pages[off / kPage];
+    if (!page) materialise(b, off);
+    std::memcpy(page.get() + off % kPage, &v, 4);
+  }
+  static void materialise(Buffer& b, std::uint64_t off);  // the page holding `off`, with its generated contents
+  Buffer* find_other(std::uint64_t addr, std::uint64_t n);
   std::vector<std::unique_ptr<Buffer>> buffers_;
   std::uint64_t next_base_ = 0x10000000;
   Buffer* last_ = nullptr;

@@ -84,6 +84,7 @@ KernelFigures kernel_figures(const KernelRun& r) {
   for (std::size_t pc = 0; pc < r.stats.pcs.size(); ++pc) f.instructions.push_back(instr_row(r, pc));
   const MemoryStats& m = r.memory_stats;
   if (m.requests) f.sectors_per_request = double(m.sectors) / double(m.requests);
+  f.metrics = kernel_metrics(r);
   return f;
 }
 

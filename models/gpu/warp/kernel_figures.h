@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/gpu/warp/kernel_launch.h"
+#include "models/gpu/warp/kernel_metrics.h"
 
 namespace hwsim::warp {
 
@@ -62,6 +63,7 @@ struct KernelFigures {
   std::vector<BankRow> shared;               // each shared-memory instruction that ran, program order
   std::vector<InstrRow> instructions;        // every instruction, program order
   double sectors_per_request = 0;            // global memory, the whole kernel
+  KernelMetrics metrics;                     // whole-kernel counts, bandwidths, roofline, L2 hit rate, energy
 };
 
 KernelFigures kernel_figures(const KernelRun& r);

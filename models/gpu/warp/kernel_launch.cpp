@@ -4,9 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
-#include <queue>
+#include <limits>
 
 #include "models/gpu/warp/sm_core.h"
+#include "models/gpu/warp/wake_queue.h"
+#include "models/gpu/warp/warp_trace.h"
 #include "sim/error.h"
 
 namespace hwsim::warp {
@@ -22,13 +24,36 @@ Occupancy compute_occupancy(const WarpParams& p, const Program& prog, std::int64
   o.limit_ctas = c.max_ctas_per_sm;
   int regs_per_warp = (o.registers_per_thread * 32 + p.registers_granule - 1) / p.registers_granule * p.registers_granule;
   o.limit_registers = c.registers_per_sm / (regs_per_warp * o.warps_per_cta);
-  o.limit_shared = prog.shared_bytes == 0 ? o.limit_ctas : int(c.shared_memory_per_sm / double(o.shared_per_cta));
+  // the driver's reserve counts even for a block without shared arrays; a block of no shared
+  // memory at all (a reserve of 0) is not limited by it
+  const bool uses_shared = o.shared_per_cta > 0;
+  o.limit_shared = uses_shared ? int(std::min(double(std::numeric_limits<int>::max()), c.shared_memory_per_sm / double(o.shared_per_cta)))
+                               : o.limit_ctas;
   o.ctas_per_sm = std::min({o.limit_warps, o.limit_ctas, o.limit_registers, o.limit_shared});
-  o.limiter = o.ctas_per_sm == o.limit_warps ? "warps" : o.ctas_per_sm == o.limit_registers ? "registers"
-              : o.ctas_per_sm == o.limit_shared ? "shared memory" : "blocks";
+  for (auto [limit, name] : {std::pair{o.limit_warps, "warps"}, {o.limit_registers, "registers"},
+                             {o.limit_shared, "shared memory"}, {o.limit_ctas, "blocks"}})
+    if (limit == o.ctas_per_sm && (uses_shared || std::string(name) != "shared memory"))
+      o.limiter += (o.limiter.empty() ? "" : " and ") + std::string(name);
   o.theoretical = double(o.ctas_per_sm * o.warps_per_cta) / c.max_warps_per_sm;
   return o;
 }
+
+namespace {
+
+// LaunchOptions::warm_l2: the buffers in declaration order, only their last `l2_bytes` (more
+// would be evicted by the LRU anyway).
+void warm_buffers(MemorySystem& mem, const GlobalMemory& memory, std::uint64_t l2_bytes) {
+  std::uint64_t total = 0;
+  for (const auto& b : memory.buffers()) total += b->bytes();
+  std::uint64_t skip = total > l2_bytes ? total - l2_bytes : 0;
+  for (const auto& b : memory.buffers()) {
+    std::uint64_t drop = std::min(skip, b->bytes());
+    skip -= drop;
+    if (drop < b->bytes()) mem.warm_l2(b->base + drop, b->bytes() - drop);
+  }
+}
+
+}  // namespace
 
 std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program, const LaunchOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
@@ -49,6 +74,10 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   run->l1_latency = p.l1_latency;
   run->l2_latency = p.l2_latency;
   run->hbm_latency = p.hbm_latency;
+  run->chip = p.chip;
+  run->l1_bytes_per_cycle = double(p.l1_lines_per_cycle) * p.line_bytes;
+  run->sector_bytes = p.sector_bytes;
+  run->issue_width = p.sub_partitions;
   auto values = bind_args(prog, args, run->memory);
   Occupancy occ = compute_occupancy(p, prog, args.block);
   run->occupancy = occ;
@@ -77,27 +106,23 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   std::uint64_t l1_carve = std::uint64_t(occ.ctas_per_sm) * occ.shared_per_cta;
   std::uint64_t l1_data = p.chip.l1_bytes > double(l1_carve) ? std::uint64_t(p.chip.l1_bytes) - l1_carve : 0;
   MemorySystem mem(p, sms, l1_data, share);
+  if (opt.warm_l2) warm_buffers(mem, run->memory, std::uint64_t(p.chip.l2_bytes));
   ExecContext ctx;
   ctx.program = &prog;
   ctx.memory = &run->memory;
   ctx.ntid = std::uint32_t(args.block);
   ctx.nctaid = run->grid;
+  const std::vector<LaneFn> lane_fns = decode_lane_functions(prog);
+  ctx.lane_fns = lane_fns.data();
   std::vector<std::unique_ptr<SmCore>> cores;
-  using Item = std::pair<std::int64_t, int>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-  std::vector<std::int64_t> scheduled(std::size_t(sms), SmCore::kNever);
+  WakeQueue wakes(sms);
   std::uint64_t next_cta = 0;
   // CTAs of a subset are spread over the grid like the full launch would place them (every
   // k-th block), so data-dependent kernels see representative inputs
   auto cta_index = [&](std::uint64_t k) {
     return ctas == run->grid ? k : std::min<std::uint64_t>(run->grid - 1, std::uint64_t(double(k) / share));
   };
-  auto wake = [&](int sm, std::int64_t t) {
-    if (t < scheduled[std::size_t(sm)]) {
-      scheduled[std::size_t(sm)] = t;
-      heap.push({t, sm});
-    }
-  };
+  auto wake = [&](int sm, std::int64_t t) { wakes.wake(sm, t); };
   // the GPU's CTA dispatcher starts one block every cta_dispatch cycles (a subset gets its share
   // of the dispatch rate)
   double dispatch_free = 0;
@@ -123,15 +148,13 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
       wake(i, at);
     }
   std::int64_t last = 0;
-  while (!heap.empty()) {
-    auto [t, sm] = heap.top();
-    heap.pop();
-    if (t != scheduled[std::size_t(sm)]) continue;  // superseded
+  std::int64_t t = 0;
+  int sm = 0;
+  while (wakes.pop(t, sm)) {
     if (t > horizon)
       workload_error(fmt::format("kernel {}: stopped at --max-cycles {}{}: {} of {} blocks done (a runaway loop?)", prog.name,
                                  horizon, opt.max_cycles > 0 ? "" : " (the default)", st.ctas_simulated - 0, ctas));
     last = std::max(last, t);
-    scheduled[std::size_t(sm)] = SmCore::kNever;
     std::int64_t nt = cores[std::size_t(sm)]->step(t);
     if (nt < SmCore::kNever) wake(sm, std::max(nt, t + 1));
   }
@@ -141,6 +164,7 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
     c->close_occupancy(last + 1);
   }
   st.cycles = last + 1;
+  if (st.trace) trace_finish(st);
   run->memory_stats = mem.stats();
   run->dram_bytes = mem.dram().bytes;
   run->seconds = double(st.cycles) / p.chip.clock_hz + p.chip.launch_overhead;

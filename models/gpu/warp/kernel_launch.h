@@ -28,6 +28,10 @@ struct LaunchOptions {
   std::int64_t max_cycles = 0;     // 0 = kDefaultMaxCycles
   int sample_sms = 0;              // > 0: simulate this many SMs and their share of the grid and bandwidth
   bool trace = false;
+  // The kernel's buffers start in L2 as a previous identical launch left them (the last
+  // memory.l2.size bytes of them, in declaration order): a kernel replayed in a CUDA graph or a
+  // benchmark loop finds its working set there when it fits. Off: a cold L2 (the first launch).
+  bool warm_l2 = false;
 };
 
 struct KernelRun {
@@ -36,7 +40,7 @@ struct KernelRun {
   KernelStats stats;
   Occupancy occupancy;
   MemoryStats memory_stats;
-  double dram_bytes = 0;
+  double dram_bytes = 0;            // DRAM server time in bytes (reads, writes, row and turnaround costs)
   std::uint64_t grid = 0, block = 0;
   int sm_count = 0;                // SMs of the chip
   double clock_hz = 0;
@@ -46,6 +50,10 @@ struct KernelRun {
   int max_warps_per_sm = 64;
   int l1_latency = 0, l2_latency = 0, hbm_latency = 0;  // cycles, for explanations
   int banks = 32, bank_bytes = 4;  // shared memory's banks (the bank map's columns)
+  GpuChip chip;                    // peaks and power for the figures (kernel_figures.h)
+  double l1_bytes_per_cycle = 0;   // the L1 tag stage's line rate × line size, per SM
+  int sector_bytes = 32;
+  int issue_width = 4;             // instructions an SM can issue per cycle (its sub-partitions)
 };
 
 Occupancy compute_occupancy(const WarpParams& p, const Program& program, std::int64_t block);

@@ -5,6 +5,7 @@
 
 #include "models/gpu/warp/bank_map.h"
 #include "models/gpu/warp/kernel_figures.h"
+#include "sim/units.h"
 
 namespace hwsim::warp {
 
@@ -48,90 +49,78 @@ std::string dominant_stall_text(const KernelRun& r) {
   return out;
 }
 
-nlohmann::json kernel_document(const KernelRun& r) {
-  using nlohmann::json;
-  const auto& s = r.stats;
-  json stalls = json::object();
-  for (int i = 0; i < kStalls; ++i) stalls[stall_name(Stall(i))] = s.stall[std::size_t(i)];
-  json hist = json::array();
-  for (auto v : s.lane_hist) hist.push_back(v);
-  json instrs = json::array();
-  for (std::size_t i = 0; i < s.pcs.size(); ++i) {
-    const auto& ps = s.pcs[i];
-    const Instr& in = r.program.code[i];
-    json h = json::array();
-    for (auto v : ps.lane_hist) h.push_back(v);
-    json row = {{"pc", i}, {"line", in.line}, {"text", in.text}, {"issued", ps.issued}, {"thread_instructions", ps.lanes},
-                {"active_lane_histogram", h}};
-    if (ps.shared_requests) row["bank_conflict_ways"] = double(ps.wavefronts) / double(ps.shared_requests);
-    if (ps.shared_requests) {  // the bank map: distinct words per bank over its requests, requests using each bank
-      row["bank_words"] = ps.bank_words;
-      row["bank_requests"] = ps.bank_requests;
-    }
-    if (ps.global_requests) row["sectors_per_request"] = double(ps.sectors) / double(ps.global_requests);
-    json st = json::object();
-    for (int k = 0; k < kStalls; ++k)
-      if (ps.stall[std::size_t(k)]) st[stall_name(Stall(k))] = ps.stall[std::size_t(k)];
-    row["stalls"] = st;
-    instrs.push_back(row);
-  }
-  const auto& m = r.memory_stats;
-  const auto& o = r.occupancy;
-  json doc = {
-      {"level", "warp"},
-      {"kernel", {{"name", r.program.name}, {"file", r.program.file}, {"grid", r.grid}, {"block", r.block}}},
-      {"result",
-       {{"cycles", s.cycles}, {"seconds", r.seconds}, {"launch_overhead", r.launch_overhead},
-        {"warp_instructions", s.warp_instructions}, {"thread_instructions", s.thread_instructions},
-        {"ipc", ipc(r)}, {"simd_efficiency", simd_efficiency(r)}, {"achieved_occupancy", achieved_occupancy(r)},
-        {"theoretical_occupancy", o.theoretical}, {"sms_simulated", s.sms_simulated},
-        {"ctas_simulated", s.ctas_simulated}, {"dominant_stall", stall_name(dominant_stall(r))},
-        {"stall_cycles", stalls}, {"active_lane_histogram", hist},
-        {"dram_bytes", r.dram_bytes},
-        {"global", {{"requests", m.requests}, {"sectors", m.sectors}, {"l1_hit_sectors", m.l1_hit_sectors},
-                    {"l2_hit_sectors", m.l2_hit_sectors}, {"dram_sectors", m.dram_sectors}}},
-        {"host_seconds", r.host_seconds}}},
-      {"occupancy",
-       {{"threads_per_block", o.threads_per_cta}, {"warps_per_block", o.warps_per_cta},
-        {"registers_per_thread", o.registers_per_thread}, {"shared_bytes_per_block", o.shared_per_cta},
-        {"blocks_per_sm", o.ctas_per_sm}, {"limit_warps", o.limit_warps}, {"limit_blocks", o.limit_ctas},
-        {"limit_registers", o.limit_registers}, {"limit_shared_memory", o.limit_shared}, {"limiter", o.limiter}}},
-      {"instructions", instrs},
-  };
-  return doc;
+namespace {
+
+std::string quantity(double v, Dimension d) { return format_quantity(v, d); }
+
+// "2 of 132 SMs ran 8 of 528 blocks: ..." when a subset was simulated, else "".
+std::string sample_line(const KernelRun& r, const KernelMetrics& m) {
+  if (!m.sampled) return "";
+  return fmt::format("  sampled         {} of {} SMs ran {} of {} blocks (--sample-sms); figures marked * are the whole "
+                     "kernel's, the sampled counts x {:.3g}\n",
+                     r.stats.sms_simulated, r.sm_count, r.stats.ctas_simulated, r.grid, m.scale);
 }
 
-void print_kernel_report(std::ostream& out, const KernelRun& r) {
+void print_memory(std::ostream& out, const KernelRun& r, const KernelMetrics& m) {
+  const auto& s = r.memory_stats;
+  if (!s.requests) return;
+  const char* star = m.sampled ? "*" : "";
+  out << fmt::format("  global memory   {} requests{}, {:.1f} sectors/request, L1 hits {:.0f}%\n", s.requests,
+                     m.sampled ? " (sampled)" : "", double(s.sectors) / double(s.requests),
+                     s.sectors ? 100.0 * double(s.l1_hit_sectors) / double(s.sectors) : 0.0);
+  out << fmt::format("  {:<15} {:<26} {:>11} {:>12} {:>12} {:>10}\n", "bandwidth", "level", "bytes", "achieved", "peak",
+                     "% of peak");
+  for (const auto& t : m.traffic)
+    out << fmt::format("  {:<15} {:<26} {:>11} {:>12} {:>12} {:>9.1f}%\n", "", t.label, quantity(t.bytes, Dimension::bytes) + star,
+                       quantity(t.bandwidth, Dimension::bandwidth), quantity(t.peak, Dimension::bandwidth), t.percent_of_peak);
+  out << fmt::format("  {:<15} achieved = bytes / kernel time (launch left out); DRAM peak is the datasheet's, the model "
+                     "sustains at most {} (memory.hbm.efficiency)\n", "", quantity(m.dram_usable, Dimension::bandwidth));
+  if (m.l2_load_sectors + m.l2_store_sectors)
+    out << fmt::format("  L2 hit rate     {:.1f}% as Nsight Compute counts it (lts__t_sector_hit_rate): loads {:.1f}% of {} "
+                       "sectors{}{}\n", 100 * m.l2_hit_rate, 100 * m.l2_load_hit_rate, m.l2_load_sectors,
+                       m.l2_store_sectors ? fmt::format(", and {} store sectors, written without a fetch, count as hits",
+                                                        m.l2_store_sectors) : std::string(),
+                       m.sampled ? " (sampled counts)" : "");
+}
+
+void print_roofline(std::ostream& out, const KernelMetrics& m) {
+  if (m.flops <= 0) return;
+  const char* star = m.sampled ? "*" : "";
+  std::string intensity = m.arithmetic_intensity > 0 ? fmt::format("{:.3g} FLOP/B of DRAM traffic", m.arithmetic_intensity)
+                                                     : std::string("no DRAM traffic");
+  out << fmt::format("  roofline        {}FLOP{}, {} vs ridge {:.3g} FLOP/B -> {}-bound: roof {}, achieved {} ({:.1f}% of "
+                     "the roof; peak {})\n",
+                     quantity(m.flops, Dimension::none), star, intensity, m.ridge_point, m.bound,
+                     quantity(m.roof, Dimension::flop_rate), quantity(m.flop_rate, Dimension::flop_rate),
+                     m.percent_of_roof, quantity(m.peak_flop_rate, Dimension::flop_rate));
+}
+
+}  // namespace
+
+void print_kernel_report(std::ostream& out, const KernelRun& r, const KernelFigures& f) {
   const auto& s = r.stats;
   const auto& o = r.occupancy;
-  out << fmt::format("kernel {} ({}) on the warp model: grid {} x block {}", r.program.name, r.program.file, r.grid, r.block);
-  if (s.sms_simulated < r.sm_count && s.ctas_simulated < r.grid)
-    out << fmt::format(" (simulated {} SMs, {} blocks)", s.sms_simulated, s.ctas_simulated);
-  out << "\n";
-  out << fmt::format("  time            {} cycles = {:.3f} us (+ {:.2f} us launch) at {:.2f} GHz\n", s.cycles,
-                     double(s.cycles) / r.clock_hz * 1e6, r.launch_overhead * 1e6, r.clock_hz / 1e9);
-  out << fmt::format("  instructions    {} warp, {} thread; IPC {:.2f} per SM (max {})\n", s.warp_instructions,
-                     s.thread_instructions, ipc(r), 4);
-  out << fmt::format("  SIMD efficiency {:.1f}% ({:.1f} of 32 lanes active per instruction)\n", simd_efficiency(r) * 100, simd_efficiency(r) * 32);
+  const KernelMetrics& m = f.metrics;
+  out << fmt::format("kernel {} ({}) on the warp model: grid {} x block {}\n", r.program.name, r.program.file, r.grid, r.block);
+  out << fmt::format("  time            {} cycles = {:.3f} us (+ {:.2f} us launch) at {:.2f} GHz (the chip's SM clock, "
+                     "gpu.sm.clock; peaks below assume it)\n", s.cycles, m.kernel_seconds * 1e6, r.launch_overhead * 1e6,
+                     r.clock_hz / 1e9);
+  out << sample_line(r, m);
+  out << fmt::format("  instructions    {} warp, {} thread{}; IPC {:.2f} per SM (max {})\n", s.warp_instructions,
+                     s.thread_instructions, m.sampled ? fmt::format(" simulated (whole kernel*: {:.4g} warp)", m.warp_instructions) : "",
+                     f.ipc, r.issue_width);
+  out << fmt::format("  SIMD efficiency {:.1f}% ({:.1f} of 32 lanes active per instruction)\n", f.simd_efficiency * 100,
+                     f.simd_efficiency * 32);
   out << fmt::format("  occupancy       theoretical {:.0f}% ({} blocks x {} warps per SM; limits: warps {}, blocks {}, "
-                     "registers {} at {} regs/thread, shared {} at {} B/block; bound by {}), achieved {:.0f}%\n",
+                     "registers {} at {} regs/thread, shared memory {} at {} B/block; bound by {}), achieved {:.0f}%\n",
                      o.theoretical * 100, o.ctas_per_sm, o.warps_per_cta, o.limit_warps, o.limit_ctas, o.limit_registers,
-                     o.registers_per_thread, o.limit_shared, o.shared_per_cta, o.limiter, achieved_occupancy(r) * 100);
-  const auto& m = r.memory_stats;
-  if (m.requests)
-    out << fmt::format("  global memory   {} requests, {:.1f} sectors/request, L1 hits {:.0f}%, L2 hits {:.0f}% of misses, "
-                       "{:.1f} MB from DRAM\n", m.requests, double(m.sectors) / double(m.requests),
-                       m.sectors ? 100.0 * double(m.l1_hit_sectors) / double(m.sectors) : 0,
-                       (m.sectors - m.l1_hit_sectors) ? 100.0 * double(m.l2_hit_sectors) / double(m.sectors - m.l1_hit_sectors - m.store_sectors + 1e-9) : 0,
-                       r.dram_bytes / 1e6);
-  std::uint64_t total = 0;
-  for (auto v : s.stall) total += v;
+                     o.registers_per_thread, o.limit_shared, o.shared_per_cta, o.limiter, f.achieved_occupancy * 100);
+  print_memory(out, r, m);
+  print_roofline(out, m);
+  out << fmt::format("  energy          {}{} (average {})\n", quantity(m.energy, Dimension::energy), m.sampled ? "*" : "",
+                     quantity(m.average_power, Dimension::power));
   out << "  warp cycles by state (Nsight Compute names):\n";
-  for (int i = 0; i < kStalls; ++i) {
-    auto v = s.stall[std::size_t(i)];
-    if (!v) continue;
-    out << fmt::format("    {:<20} {:5.1f}%\n", stall_name(Stall(i)), 100.0 * double(v) / double(std::max<std::uint64_t>(total, 1)));
-  }
+  for (const auto& st : f.stalls) out << fmt::format("    {:<20} {:5.1f}%\n", st.name, 100.0 * st.share);
   out << "  " << dominant_stall_text(r) << "\n";
   // bank map of the worst shared access, if conflicted
   for (std::size_t i = 0; i < s.pcs.size(); ++i) {
@@ -144,24 +133,6 @@ void print_kernel_report(std::ostream& out, const KernelRun& r) {
       break;
     }
   }
-}
-
-std::string chrome_trace(const KernelRun& r) {
-  nlohmann::json events = nlohmann::json::array();
-  double us_per_cycle = 1e6 / r.clock_hz;
-  for (const auto& e : r.stats.events) {
-    Stall what = Stall(e.what);
-    events.push_back({{"name", what == Stall::selected ? "issue" : stall_name(what)},
-                      {"cat", what == Stall::selected ? "issue" : "stall"},
-                      {"ph", "X"},
-                      {"ts", double(e.start) * us_per_cycle},
-                      {"dur", double(e.end - e.start) * us_per_cycle},
-                      {"pid", e.sm},
-                      {"tid", e.warp},
-                      {"args", {{"block", e.cta}, {"pc", e.pc}, {"line", r.program.code[std::size_t(e.pc)].line},
-                                {"instruction", r.program.code[std::size_t(e.pc)].text}}}});
-  }
-  return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
 }
 
 }  // namespace hwsim::warp

@@ -64,8 +64,21 @@ int MemorySystem::home_part(std::uint64_t line) const {
   return int((h >> 40) % l2_.size());
 }
 
+void MemorySystem::warm_l2(std::uint64_t base, std::uint64_t bytes) {
+  const std::uint64_t line_bytes = std::uint64_t(p_.line_bytes);
+  const int sectors = std::min(SectorCache::kMaxSectors, p_.line_bytes / p_.sector_bytes);
+  const std::uint32_t all = sectors >= 32 ? ~0u : (1u << sectors) - 1;
+  for (std::uint64_t line = base / line_bytes; line * line_bytes < base + bytes; ++line)
+    for (auto& part : l2_) {
+      Line* l = part->find(line);
+      if (!l) l = &part->allocate(line);
+      l->valid = all;
+      std::fill(std::begin(l->ready), std::end(l->ready), std::int64_t(0));
+    }
+}
+
 // One sector from L2 (or DRAM behind it); returns the cycle it arrives back at the SM.
-std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int sector) {
+std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int sector, std::uint32_t& fetched) {
   double served = l2_bw_.reserve(t, p_.sector_bytes);
   SectorCache& near = *l2_[std::size_t(near_part(sm))];
   const int home = home_part(line);
@@ -116,6 +129,7 @@ std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int s
   }
   std::int64_t ready = std::max<std::int64_t>(std::int64_t(t) + lat, std::int64_t(std::ceil(done)));
   for (int s = first; s < first + per_access && s < SectorCache::kMaxSectors; ++s) {
+    if (!(l->valid >> s & 1)) fetched |= 1u << s;
     for (Line* x : {l, hl}) {
       if (!x || (x->valid >> s & 1)) continue;
       x->valid |= 1u << s;
@@ -136,12 +150,14 @@ std::int64_t MemorySystem::load(int sm, std::int64_t t, const Coalesced& c, bool
     const LineRequest& r = c.lines[i];
     double start = std::max(double(t), tag);
     tag = start + 1.0 / p_.l1_lines_per_cycle;
+    std::uint32_t fetched = 0;  // sectors of this line whose DRAM access this request started
     if (l2_only) {
       for (std::uint32_t m = r.sectors; m; m &= m - 1) {
         int s = std::countr_zero(m);
         ++stats_.sectors;
+        if (fetched >> s & 1) ++stats_.l2_hits_own_fetch;
         double sent = port_[std::size_t(sm)].reserve(start, p_.sector_bytes);
-        ready = std::max(ready, std::max<std::int64_t>(l2_sector(sm, start, r.line, s), std::int64_t(std::ceil(sent))));
+        ready = std::max(ready, std::max<std::int64_t>(l2_sector(sm, start, r.line, s, fetched), std::int64_t(std::ceil(sent))));
       }
       continue;
     }
@@ -155,8 +171,9 @@ std::int64_t MemorySystem::load(int sm, std::int64_t t, const Coalesced& c, bool
         ready = std::max<std::int64_t>(ready, std::max<std::int64_t>(std::int64_t(start) + p_.l1_latency, l->ready[s]));
         continue;
       }
+      if (fetched >> s & 1) ++stats_.l2_hits_own_fetch;
       double sent = port_[std::size_t(sm)].reserve(start, p_.sector_bytes);
-      std::int64_t arrive = l2_sector(sm, start, r.line, s);
+      std::int64_t arrive = l2_sector(sm, start, r.line, s, fetched);
       arrive = std::max<std::int64_t>(arrive, std::int64_t(std::ceil(sent)));
       l->valid |= 1u << s;
       l->ready[s] = arrive;

@@ -19,6 +19,9 @@ namespace hwsim::warp {
 struct MemoryStats {
   std::uint64_t requests = 0, sectors = 0, lines = 0;
   std::uint64_t l1_hit_sectors = 0, l2_hit_sectors = 0, dram_sectors = 0, store_sectors = 0;
+  // load sectors counted in l2_hit_sectors whose DRAM access the same warp request started (the
+  // other half of a 64-byte access): Nsight Compute counts them as misses
+  std::uint64_t l2_hits_own_fetch = 0;
 };
 
 // Recent load on a server: what was added decays with a time constant of kWindow cycles, so
@@ -45,13 +48,18 @@ class MemorySystem {
   std::int64_t load(int sm, std::int64_t t, const Coalesced& c, bool l2_only = false);
   // A store (or atomic, with returns_data): consumes tag stage, port, L2 and DRAM bandwidth.
   std::int64_t store(int sm, std::int64_t t, const Coalesced& c, bool returns_data);
+  // Puts [base, base + bytes) in every L2 partition, as a previous launch that read or wrote it
+  // leaves it (CUDA graph replays, a benchmark's repetitions): whole lines, ready at cycle 0, not
+  // counted in the statistics. Later calls evict earlier lines as the LRU does.
+  void warm_l2(std::uint64_t base, std::uint64_t bytes);
   // Cycle the tag stage of `sm` frees (for LG throttle).
   double tag_free(int sm) const { return tag_free_[std::size_t(sm)]; }
   const MemoryStats& stats() const { return stats_; }
   const BandwidthServer& dram() const { return dram_; }
 
  private:
-  std::int64_t l2_sector(int sm, double t, std::uint64_t line, int sector);
+  // `fetched` gets the bits of the sectors whose DRAM access this call started.
+  std::int64_t l2_sector(int sm, double t, std::uint64_t line, int sector, std::uint32_t& fetched);
   // DRAM bandwidth for `bytes` read or written at cycle t. Mixed read/write traffic costs bus
   // turnarounds: the DRAM rate is scaled by 1 - turnaround · 4f(1-f), f = recent write share.
   // A row activation costs dram_activation extra access times (row = dram_row_bytes of address

@@ -1,8 +1,11 @@
 #pragma once
 // A set-associative, sectored cache tag store with LRU replacement. Each sector keeps the cycle
 // its data is (or will be) present, so a request for a sector still being filled waits for that
-// fill instead of sending another request (the merging an MSHR does).
+// fill instead of sending another request (the merging an MSHR does). The tag store is allocated
+// in chunks of sets when a set is first filled, so a 50 MB L2 costs host memory and time only for
+// the sets a kernel touches.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace hwsim::warp {
@@ -11,8 +14,6 @@ class SectorCache {
  public:
   static constexpr int kMaxSectors = 8;
   struct Line {
-    std::uint64_t tag = ~0ull;
-    std::uint64_t used = 0;          // LRU stamp
     std::uint32_t valid = 0;         // sector bits
     std::int64_t ready[kMaxSectors] = {};
   };
@@ -23,8 +24,20 @@ class SectorCache {
   std::uint64_t capacity_lines() const { return std::uint64_t(sets_) * std::uint64_t(ways_); }
 
  private:
+  // A way's tag and LRU stamp, kept apart from the sector state so a lookup reads one set's tags
+  // from consecutive memory.
+  struct Way {
+    std::uint64_t tag = 0;           // line + 1; 0 = empty
+    std::uint64_t used = 0;          // LRU stamp
+  };
   std::uint64_t set_of(std::uint64_t line) const;
-  std::vector<Line> lines_;
+  // log2 sets per chunk: a small cache is one chunk; a large one a chunk per set (a hashed index
+  // scatters even a short stream over every chunk of several sets)
+  int chunk_bits_ = 0;
+  // The set's ways (and their lines), or null when never filled and !create.
+  Way* set_ways(std::uint64_t set, bool create, Line** lines);
+  std::vector<std::unique_ptr<Way[]>> way_chunks_;
+  std::vector<std::unique_ptr<Line[]>> line_chunks_;
   std::uint64_t sets_;
   int ways_;
   bool hashed_;

@@ -6,6 +6,7 @@
 
 #include "models/gpu/warp/bank_map.h"
 #include "models/gpu/warp/coalescer.h"
+#include "models/gpu/warp/warp_trace.h"
 #include "sim/error.h"
 
 namespace hwsim::warp {
@@ -13,7 +14,33 @@ namespace hwsim::warp {
 SmCore::SmCore(int id, const WarpParams& p, const Program& program, ExecContext ctx, MemorySystem& memory,
                KernelStats& stats, int cta_slots, const std::vector<std::uint64_t>& param_values)
     : id_(id), p_(p), prog_(program), ctx_(ctx), mem_(memory), stats_(stats), param_values_(param_values),
-      ctas_(std::size_t(cta_slots)), sps_(std::size_t(p.sub_partitions)) {}
+      ctas_(std::size_t(cta_slots)), sps_(std::size_t(p.sub_partitions)) {
+  if ((p.chip.max_warps_per_sm + p.sub_partitions - 1) / p.sub_partitions > IssueQueues::kMaxWarps)
+    config_error(fmt::format("gpu.sm.max_warps {} over gpu.warp.sub_partitions {}: the warp model schedules at most {} "
+                             "warps per sub-partition", p.chip.max_warps_per_sm, p.sub_partitions, IssueQueues::kMaxWarps));
+  for (const Instr& in : program.code) {
+    Decoded d;
+    d.cls = std::uint8_t(issue_class(in));
+    d.throttle = (in.op == Op::shfl || in.space == Space::shared) ? Stall::mio_throttle
+                 : in.space == Space::global                        ? Stall::lg_throttle
+                                                                    : Stall::math_pipe_throttle;
+    int regs[3], n = 0;  // distinct source registers, at most three counted
+    for (const auto& s : in.src)
+      if (s.kind == Operand::k_reg && n < 3 && std::find(regs, regs + n, int(s.reg)) == regs + n) regs[n++] = s.reg;
+    d.three_regs = in.pipe != Pipe::ctrl && in.pipe != Pipe::lsu && in.space == Space::none && n == 3;
+    d.dep_first = std::uint32_t(dep_regs_.size());
+    auto need = [&](int reg) {
+      if (std::find(dep_regs_.begin() + std::ptrdiff_t(d.dep_first), dep_regs_.end(), std::uint16_t(reg)) == dep_regs_.end())
+        dep_regs_.push_back(std::uint16_t(reg));
+    };
+    for (const auto& s : in.src)
+      if (s.kind == Operand::k_reg) need(s.reg);
+    for (auto dst : in.dst) need(dst);
+    if (in.guard >= 0) need(in.guard);
+    decoded_.push_back(d);
+  }
+  decoded_.push_back(Decoded{0, Stall::math_pipe_throttle, false, std::uint32_t(dep_regs_.size())});  // end marker
+}
 
 bool SmCore::has_free_slot() const {
   for (const auto& c : ctas_)
@@ -23,6 +50,7 @@ bool SmCore::has_free_slot() const {
 
 void SmCore::occupancy_change(std::int64_t t, int delta) {
   stats_.warp_cycles_resident += double(resident_warps_) * double(t - occ_t_);
+  if (resident_warps_ > 0) stats_.sm_busy_cycles += double(t - occ_t_);
   occ_t_ = t;
   resident_warps_ += delta;
 }
@@ -69,29 +97,37 @@ void SmCore::launch(std::uint64_t cta_id, std::int64_t t) {
     w->last_issue = t - 1;
     w->waiting_since = t;
     w->at_barrier = w->done = false;
-    if (stats_.trace && w->track < 0 && traced_ < stats_.trace_warps) w->track = traced_++;
-    refresh(*w);
+    w->track = -1;
+    if (stats_.trace && traced_ < stats_.trace_warps) {
+      w->track = int(stats_.tracks.size());
+      stats_.tracks.push_back({id_, cta_id, wi, -1});
+      ++traced_;
+    }
     // a warp goes to the sub-partition of its warp slot on the SM (slot mod 4), so the warps of
     // several small blocks spread over all four schedulers
-    sps_[std::size_t(w->sm_slot) % sps_.size()].warps.push_back(w);
+    SubPartition& sp = sps_[std::size_t(w->sm_slot) % sps_.size()];
+    sp.warps.push_back(w);
+    sp.queues.attach(w);
+    refresh(*w);
   }
   occupancy_change(t, c.warps);
   ++stats_.ctas_simulated;
 }
 
 void SmCore::refresh(WarpState& w) {
-  const Instr& in = prog_.code[std::size_t(w.pc())];
+  const std::size_t pc = std::size_t(w.pc());
   std::int64_t r = w.ready_at;
   Stall why = w.ready_reason;
-  auto need = [&](int reg) {
-    if (w.reg_ready[std::size_t(reg)] > r) { r = w.reg_ready[std::size_t(reg)]; why = w.reg_producer[std::size_t(reg)]; }
-  };
-  for (const auto& s : in.src)
-    if (s.kind == Operand::k_reg) need(s.reg);
-  for (auto d : in.dst) need(d);
-  if (in.guard >= 0) need(in.guard);
+  // the first register with the latest ready time names the reason (sources, destinations, guard)
+  for (std::uint32_t i = decoded_[pc].dep_first; i < decoded_[pc + 1].dep_first; ++i) {
+    const std::size_t reg = dep_regs_[i];
+    if (w.reg_ready[reg] > r) { r = w.reg_ready[reg]; why = w.reg_producer[reg]; }
+  }
   w.dep_ready = r;
   w.dep_reason = why;
+  SubPartition& sp = sps_[std::size_t(w.sm_slot) % sps_.size()];
+  sp.queues.add(&w, decoded_[pc].cls);
+  sp.stale = true;
 }
 
 void SmCore::charge(WarpState& w, std::int64_t from, std::int64_t to, Stall why, int pc) {
@@ -99,8 +135,7 @@ void SmCore::charge(WarpState& w, std::int64_t from, std::int64_t to, Stall why,
   std::uint64_t n = std::uint64_t(to - from);
   stats_.stall[std::size_t(why)] += n;
   stats_.pcs[std::size_t(pc)].stall[std::size_t(why)] += n;
-  if (w.track >= 0 && stats_.events.size() < stats_.trace_limit)
-    stats_.events.push_back({from, to, id_, w.track, w.cta_id, std::uint8_t(why), pc});
+  if (w.track >= 0) trace_interval(stats_, w.track, from, to, why, pc);
 }
 
 std::int64_t SmCore::step(std::int64_t t) {
@@ -110,53 +145,85 @@ std::int64_t SmCore::step(std::int64_t t) {
   // goes first each cycle (round-robin arbitration), else sub-partition 0 starves the others and
   // their warps finish late, alone
   const std::size_t nsp = sps_.size();
-  const std::size_t first = rotate_++ % nsp;  // per step, not per cycle: a queue freeing every 2 cycles would favour two of four
-  for (std::size_t si = 0; si < nsp; ++si) {
-    auto& sp = sps_[(first + si) % nsp];
+  // per step, not per cycle: a queue freeing every 2 cycles would favour two of four
+  std::size_t i = rotate_;
+  if (++rotate_ == nsp) rotate_ = 0;
+  for (std::size_t si = 0; si < nsp; ++si, i = i + 1 == nsp ? 0 : i + 1) {
+    auto& sp = sps_[i];
     if (sp.warps.empty()) continue;
     if (sp.issue_free > t) {             // operand collector still reading a conflicting instruction
       next = std::min(next, sp.issue_free);
       continue;
     }
-    WarpState* pick = nullptr;
-    std::int64_t pick_pipe = 0;
-    std::int64_t sp_next = kNever;
-    const std::size_t n = sp.warps.size();
-    auto consider = [&](WarpState* w) {
-      if (w->at_barrier || w->done) return;
-      const Instr& in = prog_.code[std::size_t(w->pc())];
-      std::int64_t e = std::max(w->dep_ready, sp.pipe_free[std::size_t(in.pipe)]);
-      std::int64_t pipe_e = sp.pipe_free[std::size_t(in.pipe)];
-      if (in.op == Op::shfl || (in.space == Space::shared)) {
-        std::int64_t q = std::int64_t(shared_free_) - p_.mio_queue;
-        e = std::max(e, q);
-        pipe_e = std::max(pipe_e, q);
-      } else if (in.space == Space::global) {
-        std::int64_t q = std::int64_t(mem_.tag_free(id_)) - p_.lsu_queue;
-        e = std::max(e, q);
-        pipe_e = std::max(pipe_e, q);
-      }
-      if (e <= t) {
-        if (!pick) { pick = w; pick_pipe = pipe_e; }
-        else sp_next = std::min(sp_next, t + 1);
-      } else {
-        sp_next = std::min(sp_next, e);
-      }
-    };
-    if (p_.gto) {
-      if (sp.greedy) consider(sp.greedy);
-      for (std::size_t i = 0; i < n; ++i)
-        if (sp.warps[i] != sp.greedy) consider(sp.warps[i]);
-    } else {
-      for (std::size_t i = 0; i < n; ++i) consider(sp.warps[(sp.rr + i) % n]);
-    }
-    if (pick) {
-      issue(sp, *pick, t, pick_pipe);
-      sp_next = t + 1;
-    }
-    next = std::min(next, sp_next);
+    next = std::min(next, step_sub_partition(sp, t));
   }
   return next;
+}
+
+std::int64_t SmCore::class_free(const SubPartition& sp, int cls) const {
+  std::int64_t e = sp.pipe_free[std::size_t(class_pipe(cls))];
+  switch (class_queue(cls)) {
+    case 1: return std::max(e, std::int64_t(shared_free_) - p_.mio_queue);
+    case 2: return std::max(e, std::int64_t(mem_.tag_free(id_)) - p_.lsu_queue);
+    default: return e;
+  }
+}
+
+std::int64_t SmCore::next_issue(const SubPartition& sp) const {
+  const IssueQueues& q = sp.queues;
+  std::int64_t next = kNever;
+  for (std::uint32_t m = q.used(); m; m &= m - 1) {
+    const int k = std::countr_zero(m);
+    next = std::min(next, std::max(q.earliest(k), class_free(sp, k)));
+  }
+  return next;
+}
+
+std::int64_t SmCore::step_sub_partition(SubPartition& sp, std::int64_t t) {
+  IssueQueues& q = sp.queues;
+  if (t < q.not_before()) {  // none can issue yet: only when one can
+    if (sp.stale) sp.next = next_issue(sp), sp.stale = false;
+    return sp.next;
+  }
+  WarpState* greedy = p_.gto ? sp.greedy : nullptr;
+  const int greedy_class = greedy ? greedy->issue_class : -1;
+  const bool from_rr = !p_.gto && sp.rr > 0;  // LRR: first the warps from warps[rr] on, then all
+  const std::uint64_t start = from_rr ? sp.warps[sp.rr]->age : 0;
+  int best = -1;                    // the oldest that can issue (from warps[rr] on, for LRR)
+  int wrapped = -1;                 // LRR: the oldest that can issue before warps[rr]
+  std::int64_t best_free = 0, wrapped_free = 0, greedy_free = 0;
+  bool greedy_can = false;
+  std::int64_t next = kNever;       // when none can issue: the earliest cycle one can
+  // one pass over the classes holding warps
+  for (std::uint32_t m = q.used(); m; m &= m - 1) {
+    const int k = std::countr_zero(m);
+    q.promote(k, t);
+    const std::int64_t c = class_free(sp, k);
+    if (!q.has_ready(k) || c > t) {
+      next = std::min(next, std::max(q.earliest(k), c));
+      continue;
+    }
+    if (k == greedy_class && greedy->issue_ready) greedy_can = true, greedy_free = c;
+    const int e = q.oldest_ready(k, start);
+    if (e >= 0) {
+      if (best < 0 || q.age(e) < q.age(best)) best = e, best_free = c;
+    } else {
+      const int oldest = q.oldest_ready(k);
+      if (wrapped < 0 || q.age(oldest) < q.age(wrapped)) wrapped = oldest, wrapped_free = c;
+    }
+  }
+  WarpState* w = greedy_can ? greedy : best >= 0 ? q.warp(best) : wrapped >= 0 ? q.warp(wrapped) : nullptr;
+  if (!w) {
+    q.set_not_before(next);
+    sp.next = next, sp.stale = false;
+    return next;
+  }
+  const std::int64_t pipe_free = greedy_can ? greedy_free : best >= 0 ? best_free : wrapped_free;
+  q.take(w);
+  q.set_not_before(t + 1);
+  sp.stale = true;
+  issue(sp, *w, t, pipe_free);
+  return t + 1;
 }
 
 void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t pipe_ready) {
@@ -167,9 +234,10 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   std::int64_t dep = std::clamp(w.dep_ready, from, t);
   charge(w, from, dep, w.dep_reason, pc);
   std::int64_t thr = std::clamp(pipe_ready, dep, t);
-  Stall throttle = (in.op == Op::shfl || in.space == Space::shared) ? Stall::mio_throttle
-                   : in.space == Space::global ? Stall::lg_throttle : Stall::math_pipe_throttle;
-  charge(w, dep, thr, throttle, pc);
+  const Decoded& dec = decoded_[std::size_t(pc)];
+  charge(w, dep, thr, dec.throttle, pc);
+  if (class_queue(dec.cls) != 0)  // the SM's MIO or LSU queue moves: every sub-partition's next cycle may
+    for (auto& other : sps_) other.stale = true;
   charge(w, thr, t, Stall::not_selected, pc);
   charge(w, t, t + 1, Stall::selected, pc);
   w.waiting_since = t + 1;
@@ -189,21 +257,19 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   ++stats_.lane_hist[std::size_t(lanes)];
 
   sp.pipe_free[std::size_t(in.pipe)] = t + p_.interval[std::size_t(in.pipe)];
-  if (p_.rf3_extra > 0 && in.pipe != Pipe::ctrl && in.pipe != Pipe::lsu && in.space == Space::none && in.src.size() >= 3) {
+  if (p_.rf3_extra > 0 && dec.three_regs) {
     // Register file: 2 banks (Volta and later), so an instruction reading three distinct
     // registers has two in one bank; unless the operand reuse cache supplies one, the operand
     // collector needs an extra cycle and the sub-partition issues nothing in it.
-    int regs[3], n = 0;
-    for (const auto& s : in.src)
-      if (s.kind == Operand::k_reg && n < 3 && std::find(regs, regs + n, int(s.reg)) == regs + n) regs[n++] = s.reg;
-    if (n == 3 && (sp.rf_debt += p_.rf3_extra) >= 1.0) {
+    if ((sp.rf_debt += p_.rf3_extra) >= 1.0) {
       sp.rf_debt -= 1.0;
       sp.issue_free = t + 2;
     }
   }
   sp.greedy = &w;
-  if (!p_.gto) {
-    auto it = std::find(sp.warps.begin(), sp.warps.end(), &w);
+  if (!p_.gto) {  // the next scan starts after this warp (warps are in age order)
+    auto it = std::lower_bound(sp.warps.begin(), sp.warps.end(), w.age,
+                               [](const WarpState* a, std::uint64_t age) { return a->age < age; });
     sp.rr = std::size_t(it - sp.warps.begin() + 1) % std::max<std::size_t>(1, sp.warps.size());
   }
   w.last_issue = t;
@@ -297,6 +363,7 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
 void SmCore::retire(SubPartition& sp, WarpState& w, std::int64_t t) {
   Cta& cta = ctas_[std::size_t(w.cta_slot)];
   sp.warps.erase(std::find(sp.warps.begin(), sp.warps.end(), &w));
+  sp.queues.detach(&w);
   if (sp.greedy == &w) sp.greedy = nullptr;
   if (!sp.warps.empty()) sp.rr %= sp.warps.size();
   w.in_use = false;

@@ -4,12 +4,15 @@
 // with latency and initiation interval, the shared-memory pipe (bank conflicts replay), and the
 // LSU in front of the memory system. Event driven: step(t) issues what can issue at cycle t and
 // returns the next cycle at which anything can happen, so idle cycles are skipped, never ticked.
+// Both schedulers look only at warps that can issue (issue_queues.h): the cost per issued
+// instruction does not grow with the resident warps.
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include "models/gpu/warp/execute.h"
+#include "models/gpu/warp/issue_queues.h"
 #include "models/gpu/warp/kernel_stats.h"
 #include "models/gpu/warp/memory_system.h"
 #include "models/gpu/warp/warp_params.h"
@@ -42,6 +45,11 @@ class SmCore {
   };
   struct SubPartition {
     std::vector<WarpState*> warps;       // in age order
+    IssueQueues queues;                  // the warps waiting to issue, by issue class
+    // the cycle step_sub_partition last returned when none could issue, valid until the
+    // sub-partition issues, a warp joins its queues or the SM's MIO or LSU queue moves (`stale`)
+    std::int64_t next = 0;
+    bool stale = true;
     std::array<std::int64_t, kPipes> pipe_free{};
     WarpState* greedy = nullptr;
     std::int64_t issue_free = 0;         // register-file read conflict: no issue before this cycle
@@ -49,8 +57,17 @@ class SmCore {
     std::size_t rr = 0;
   };
 
+  // One sub-partition at cycle t: issues the warp its scheduler picks (GTO: the warp that issued
+  // last if it can, else the oldest that can; LRR: the first that can in age order from warps[rr]
+  // on, wrapping around) and returns t + 1, or, when none can issue, the earliest cycle one can.
+  std::int64_t step_sub_partition(SubPartition& sp, std::int64_t t);
+  // The earliest cycle a warp of the sub-partition can issue (its operands, pipe and queue ready).
+  std::int64_t next_issue(const SubPartition& sp) const;
+  // Cycle from which an instruction of issue class `cls` finds its pipe and its queue free.
+  std::int64_t class_free(const SubPartition& sp, int cls) const;
   void issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t earliest_pipe);
-  void refresh(WarpState& w);            // recompute the cached dependency-ready time
+  // Recomputes the warp's dependency-ready time for its next instruction and queues it for issue.
+  void refresh(WarpState& w);
   void charge(WarpState& w, std::int64_t from, std::int64_t to, Stall why, int pc);
   void retire(SubPartition& sp, WarpState& w, std::int64_t t);
   void occupancy_change(std::int64_t t, int delta);
@@ -58,6 +75,18 @@ class SmCore {
   int id_;
   const WarpParams& p_;
   const Program& prog_;
+  // Decoded once per instruction: its issue class, the stall a full pipe or queue charges, whether
+  // it reads three distinct registers (a register-bank conflict), and the registers its scoreboard
+  // check reads (sources, destinations, guard, in that order, without repeats) at
+  // dep_regs_[dep_first .. next instruction's dep_first).
+  struct Decoded {
+    std::uint8_t cls = 0;
+    Stall throttle = Stall::math_pipe_throttle;
+    bool three_regs = false;
+    std::uint32_t dep_first = 0;
+  };
+  std::vector<Decoded> decoded_;
+  std::vector<std::uint16_t> dep_regs_;
   ExecContext ctx_;
   MemorySystem& mem_;
   KernelStats& stats_;
@@ -73,7 +102,6 @@ class SmCore {
   int resident_warps_ = 0;
   std::int64_t occ_t_ = 0;
   int traced_ = 0;
-  std::vector<int> track_;                           // per pool index: trace track or -1
 };
 
 }  // namespace hwsim::warp

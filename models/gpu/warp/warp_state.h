@@ -43,7 +43,10 @@ struct WarpState {
   std::int64_t dep_ready = 0;            // cached: cycle the next instruction's operands are ready
   Stall dep_reason = Stall::wait;
   std::int64_t waiting_since = 0;        // first cycle not yet charged to a stall reason
-  int track = -1;                        // trace track, -1 = not traced
+  int track = -1;                        // trace track (KernelStats::tracks), -1 = not traced
+  std::uint8_t issue_class = 0;          // issue_queues.h: the class it is queued in
+  std::uint8_t issue_slot = 0;           // its slot in its sub-partition's queues
+  bool issue_ready = false;              // in its class's ready list (operands ready)
 
   int pc() const { return stack.back().pc; }
   std::uint32_t active() const { return stack.back().mask; }
