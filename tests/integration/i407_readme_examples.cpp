@@ -6,6 +6,7 @@
 // build/bench/* (benchmarks, which measure speed: README "Benchmark").
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
