@@ -45,6 +45,9 @@ const ParamRegistration warp_params({"gpu"}, {
     quantity_param("gpu.warp.event_timed_launch", Dimension::time,
                    "launch overhead of a single launch timed between two cudaEvents (microbench.cu); 0: use gpu.launch.overhead")
         .defaults_to("0 s").zero_allowed(),
+    quantity_param("gpu.warp.graph_launch", Dimension::time,
+                   "time per launch of a kernel replayed in a CUDA graph, beyond its execution (classroom.cu); 0: use gpu.launch.overhead")
+        .defaults_to("0 s").zero_allowed(),
     real_param("gpu.warp.dram_turnaround",
                    "fraction of DRAM bandwidth lost to read/write bus turnarounds at a 50/50 read/write mix")
         .defaults_to("0").zero_allowed(),
@@ -111,6 +114,7 @@ WarpParams WarpParams::from_config(const Config& c) {
   for (auto& x : p.interval) x = std::max(x, 1);
   p.rf3_extra = c.number("gpu.warp.rf3_extra");
   p.event_timed_launch = c.number("gpu.warp.event_timed_launch");
+  p.graph_launch = c.number("gpu.warp.graph_launch");
   p.dram_turnaround = c.number("gpu.warp.dram_turnaround");
   p.dram_activation = c.number("gpu.warp.dram_activation");
   p.dram_row_bytes = w("gpu.warp.dram_row_bytes");

@@ -22,6 +22,7 @@ struct WarpParams {
   std::array<int, kPipes> interval{};  // initiation interval per pipe, per sub-partition
   double rf3_extra = 0;               // average extra issue cycles of an ALU instruction reading 3 distinct registers
   double event_timed_launch = 0;       // seconds: launch overhead of an event-timed single launch (0: the chip's)
+  double graph_launch = 0;             // seconds: per launch replayed in a CUDA graph, beyond execution (0: the chip's)
   double dram_turnaround = 0;
   int hbm_latency_spread = 0;
   double dram_activation = 0;          // a row activation costs this many DRAM access times

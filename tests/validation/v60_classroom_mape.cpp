@@ -1,0 +1,84 @@
+// Accuracy of the warp model on the teaching kernels' CUDA twins measured on an H100
+// (data/measurements/h100_classroom.jsonl; scripts/measure/campaign/classroom.cu, timed as CUDA
+// graph replays, so each launch finds its buffers in L2 as the previous one left them: the
+// classroom kind runs with LaunchOptions::warm_l2). The one fitted parameter, gpu.warp.graph_launch,
+// rests on one record (reduction_shuffle, 256 blocks); everything below is judged on the others.
+// Gates a little above today's figures (docs/calibration.md "Classroom kernels"); the issue's
+// 20 % per record is not reached by every record yet.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "tests/fixtures/test_support.h"
+
+using namespace hwsim::test;
+
+namespace {
+
+const char* kFitRecord = "classroom/reduction_shuffle/g256/b256/n65536/c0";
+
+// case_id -> (measured, predicted) seconds, from validate --csv (header names the columns).
+std::map<std::string, std::pair<double, double>> classroom_rows() {
+  auto csv = scratch_dir() / "classroom.csv";
+  std::string records = std::string(HWSIM_SOURCE_DIR) + "/data/measurements/h100_classroom.jsonl";
+  CliRun r = run_hwsim("validate '" + records + "' --chip h100 --kind classroom --csv '" + csv.string() + "'");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  auto lines = lines_of(read_text(csv));
+  REQUIRE(lines.size() > 1);
+  auto split = [](const std::string& line) {  // fields hold no quoted commas in these columns' prefix
+    std::vector<std::string> out;
+    std::stringstream s(line);
+    for (std::string f; std::getline(s, f, ',');) out.push_back(f);
+    return out;
+  };
+  auto header = split(lines[0]);
+  auto col = [&](const std::string& name) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    FAIL("no column " << name);
+    return std::size_t(0);
+  };
+  const std::size_t id = col("case_id"), measured = col("measured_s"), predicted = col("predicted_s");
+  std::map<std::string, std::pair<double, double>> rows;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    auto f = split(lines[i]);
+    rows[f[id]] = {std::stod(f[measured]), std::stod(f[predicted])};
+  }
+  return rows;
+}
+
+double ratio_error(const std::pair<double, double>& a, const std::pair<double, double>& b) {
+  return (a.second / b.second) / (a.first / b.first) - 1;
+}
+
+}  // namespace
+
+TEST_CASE("warp calibration: classroom kernels, absolute time and the lessons' ratios") {
+  auto rows = classroom_rows();
+  REQUIRE(rows.count(kFitRecord));
+  double sum = 0;
+  int n = 0, within_20 = 0;
+  for (const auto& [id, t] : rows) {
+    if (id == kFitRecord) continue;
+    double err = std::abs(t.second / t.first - 1);
+    sum += err, ++n, within_20 += err <= 0.20;
+  }
+  MESSAGE("held-out MAPE " << 100 * sum / n << " %, " << within_20 << " of " << n << " within 20 %");
+  CHECK(100 * sum / n < 16);  // 14.3 % today
+  CHECK(within_20 >= 34);     // 36 of 51 today
+  // naive ÷ tiled (16×16) at the sizes a lesson shows the gap at
+  for (const char* size : {"g4096/b256/n1024", "g16384/b256/n2048"}) {
+    auto naive = rows.at(std::string("classroom/matmul_naive/") + size + "/c0");
+    auto tiled = rows.at(std::string("classroom/matmul_tiled/") + size + "/c0");
+    INFO(size);
+    CHECK(std::abs(ratio_error(naive, tiled)) < 0.15);
+  }
+  // vector_add over block sizes (2^24 elements): each block size's time against block 256's
+  auto base = rows.at("classroom/vector_add/g65536/b256/n16777216/c0");
+  for (const char* b : {"g524288/b32", "g262144/b64", "g131072/b128", "g32768/b512", "g16384/b1024"}) {
+    INFO(b);
+    CHECK(std::abs(ratio_error(rows.at(std::string("classroom/vector_add/") + b + "/n16777216/c0"), base)) < 0.15);
+  }
+}
