@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "app/validate/measurement.h"
+#include "app/validate/record_fields.h"
 #include "ops/dtype.h"
 
 namespace hwsim {
@@ -17,16 +18,6 @@ namespace {
 // Calls simulated for a loop's steady state: the governor's first update in a sustained run needs
 // one call, its average a second; the third is the one compared.
 constexpr int kSteadyCalls = 3;
-
-std::optional<std::int64_t> whole(const nlohmann::json& r, const char* key) {
-  if (!r.contains(key) || !r[key].is_number_integer()) return std::nullopt;
-  return r[key].get<std::int64_t>();
-}
-
-std::optional<std::string> text(const nlohmann::json& r, const char* key) {
-  if (!r.contains(key) || !r[key].is_string()) return std::nullopt;
-  return r[key].get<std::string>();
-}
 
 double number(const nlohmann::json& r, const char* key) {
   return r.contains(key) && r[key].is_number() ? r[key].get<double>() : 0.0;
@@ -38,8 +29,8 @@ const nlohmann::json& last_kernel(const nlohmann::json& document) {
 
 // gemm:M,N,K,dtype (fp8_e4m3 is fp8) as kSteadyCalls calls; nullopt for a dtype hwsim lacks.
 std::optional<std::string> gemm_spec(const nlohmann::json& r) {
-  auto M = whole(r, "M"), N = whole(r, "N"), K = whole(r, "K");
-  auto dtype = text(r, "dtype");
+  auto M = field_whole(r, "M"), N = field_whole(r, "N"), K = field_whole(r, "K");
+  auto dtype = field_text(r, "dtype");
   if (!M || !N || !K || !dtype) return std::nullopt;
   std::string name = dtype->substr(0, dtype->find('_'));  // "fp8_e4m3" → "fp8"
   auto t = parse_dtype(name);
@@ -49,8 +40,8 @@ std::optional<std::string> gemm_spec(const nlohmann::json& r) {
 
 // An LLM step of the record's model, batch and context (decode) or prompt (prefill).
 std::optional<std::string> step_spec(const nlohmann::json& r, const char* phase, const char* length) {
-  auto model = text(r, "model");
-  auto batch = whole(r, "batch"), tokens = whole(r, length);
+  auto model = field_text(r, "model");
+  auto batch = field_whole(r, "batch"), tokens = field_whole(r, length);
   if (!model || !batch || !tokens) return std::nullopt;
   return fmt::format("{}:model={},batch={},{}={}", phase, *model, *batch, length, *tokens);
 }
@@ -69,7 +60,7 @@ PredictionPlan joules_plan(std::string spec, std::string family, bool whole_run)
 
 std::optional<PredictionPlan> energy_plan(const Measurement& m) {
   const auto& r = m.fields;
-  auto op = text(r, "op");
+  auto op = field_text(r, "op");
   if (!op || !(number(r, "joules_per_call") > 0)) return std::nullopt;
   if (*op == "gemm") {
     auto spec = gemm_spec(r);
@@ -83,9 +74,9 @@ std::optional<PredictionPlan> energy_plan(const Measurement& m) {
   static const std::map<std::string, std::string> streams = {
       {"read_sum_fp32", "read_sum"}, {"fill_fp32", "fill"}, {"copy", "copy"}};
   auto stream = streams.find(*op);
-  auto bytes = whole(r, "bytes_each");
+  auto bytes = field_whole(r, "bytes_each");
   if (stream == streams.end() || !bytes) return std::nullopt;
-  bool resident = text(r, "resident").value_or("") == "L2";
+  bool resident = field_text(r, "resident").value_or("") == "L2";
   // fp32 elements, as the measurement's tensors: the read's sum adds one per 4 bytes.
   return joules_plan(fmt::format("elementwise:op={},T=1,D={},dtype=fp32,repeat={}", stream->second, *bytes / 4, kSteadyCalls),
                      resident ? "l2" : "hbm", false);

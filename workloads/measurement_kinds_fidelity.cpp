@@ -13,23 +13,14 @@
 #include <fmt/format.h>
 
 #include "app/validate/measurement.h"
+#include "app/validate/record_fields.h"
 #include "ops/dtype.h"
 
 namespace hwsim {
 namespace {
 
-std::optional<std::int64_t> whole(const nlohmann::json& r, const char* key) {
-  if (!r.contains(key) || !r[key].is_number_integer()) return std::nullopt;
-  return r[key].get<std::int64_t>();
-}
-
-std::optional<std::string> text(const nlohmann::json& r, const char* key) {
-  if (!r.contains(key) || !r[key].is_string()) return std::nullopt;
-  return r[key].get<std::string>();
-}
-
 std::optional<std::string> dtype_of(const nlohmann::json& r, const char* key) {
-  auto s = text(r, key);
+  auto s = field_text(r, key);
   if (!s) return std::nullopt;
   auto t = parse_dtype(*s);
   if (!t) return std::nullopt;
@@ -47,10 +38,10 @@ std::optional<std::string> impl_of_backend(const std::string& backend) {
 
 std::optional<PredictionPlan> attention_backend_plan(const Measurement& m) {
   const auto& r = m.fields;
-  auto B = whole(r, "B"), Hq = whole(r, "Hq"), Hkv = whole(r, "Hkv"), Sq = whole(r, "S_q"), Skv = whole(r, "S_kv");
-  auto D = whole(r, "D");
+  auto B = field_whole(r, "B"), Hq = field_whole(r, "Hq"), Hkv = field_whole(r, "Hkv"), Sq = field_whole(r, "S_q"), Skv = field_whole(r, "S_kv");
+  auto D = field_whole(r, "D");
   auto dtype = dtype_of(r, "dtype");
-  auto backend = text(r, "backend");
+  auto backend = field_text(r, "backend");
   if (!B || !Hq || !Hkv || !Sq || !Skv || !D || !dtype || !backend || !r.contains("causal") || !r["causal"].is_boolean())
     return std::nullopt;
   auto impl = impl_of_backend(*backend);
@@ -62,7 +53,7 @@ std::optional<PredictionPlan> attention_backend_plan(const Measurement& m) {
 
 // quant_gemm `impl` → the gemm: fields that spell it (M may be padded: _scaled_mm's M_padded).
 std::optional<std::string> quant_fields(const nlohmann::json& r) {
-  auto impl = text(r, "impl");
+  auto impl = field_text(r, "impl");
   if (!impl) return std::nullopt;
   if (*impl == "cublas") return "dtype=bf16";
   if (*impl == "tinygemm") return "dtype=bf16,weights=int4,dequant=fused";
@@ -75,19 +66,19 @@ std::optional<std::string> quant_fields(const nlohmann::json& r) {
 
 std::optional<PredictionPlan> quant_gemm_plan(const Measurement& m) {
   const auto& r = m.fields;
-  auto M = whole(r, "M"), N = whole(r, "N"), K = whole(r, "K");
+  auto M = field_whole(r, "M"), N = field_whole(r, "N"), K = field_whole(r, "K");
   auto fields = quant_fields(r);
   if (!M || !N || !K || !fields) return std::nullopt;
-  if (auto padded = whole(r, "M_padded")) M = padded;
+  if (auto padded = field_whole(r, "M_padded")) M = padded;
   return PredictionPlan{fmt::format("gemm:M={},N={},K={},{}", *M, *N, *K, *fields)};
 }
 
 // offset_operand x / w / both: that matrix starts offset_elems elements past an aligned base.
 std::optional<PredictionPlan> gemm_alignment_plan(const Measurement& m) {
   const auto& r = m.fields;
-  auto M = whole(r, "M"), N = whole(r, "N"), K = whole(r, "K"), offset = whole(r, "offset_elems");
+  auto M = field_whole(r, "M"), N = field_whole(r, "N"), K = field_whole(r, "K"), offset = field_whole(r, "offset_elems");
   auto dtype = dtype_of(r, "dtype");
-  auto operand = text(r, "offset_operand");
+  auto operand = field_text(r, "offset_operand");
   if (!M || !N || !K || !dtype || !offset || !operand) return std::nullopt;
   std::string spec = fmt::format("gemm:M={},N={},K={},dtype={}", *M, *N, *K, *dtype);
   if (*offset > 0 && (*operand == "x" || *operand == "both")) spec += fmt::format(",offset_a={}", *offset);
@@ -108,8 +99,8 @@ double third_call_seconds(const nlohmann::json& document) {
 
 std::optional<PredictionPlan> elementwise_op_plan(const Measurement& m) {
   const auto& r = m.fields;
-  auto op = text(r, "op");
-  auto rows = whole(r, "rows"), cols = whole(r, "cols"), numel = whole(r, "numel");
+  auto op = field_text(r, "op");
+  auto rows = field_whole(r, "rows"), cols = field_whole(r, "cols"), numel = field_whole(r, "numel");
   auto dtype = dtype_of(r, "dtype");
   if (!op || !rows || !cols || !numel || !dtype) return std::nullopt;
   std::string what;

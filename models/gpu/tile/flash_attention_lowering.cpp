@@ -126,6 +126,18 @@ Kernel base_kernel(const AttentionOp& op, const std::string& name, const GpuChip
   return k;
 }
 
+// Element sizes and the query rows a kernel tiles: packed (GQA) kernels give each KV head its
+// group's queries as rows, unpacked ones a row per query of each head.
+struct QueryRows {
+  double e, ekv;  // bytes per element of Q/O and of K/V
+  std::int64_t group, rows_total, heads;
+};
+QueryRows query_rows(const AttentionOp& op, const Plan& plan) {
+  std::int64_t group = group_of(op);
+  return {bytes_per_element(op.dtype), bytes_per_element(op.kv_dtype), group,
+          plan.packed ? group * op.q_len : op.q_len, plan.packed ? op.kv_heads : op.heads};
+}
+
 // One CTA per (sequence, head, query tile), the query tiles of one head consecutive (FA2's grid
 // (m_blocks, batch, heads) puts them in the fastest dimension), so the CTAs running together
 // share their head's K and V in L2; within a head the longest (causal) tiles first. Each walks its
@@ -133,10 +145,7 @@ Kernel base_kernel(const AttentionOp& op, const std::string& name, const GpuChip
 Kernel tiled(const AttentionOp& op, const std::string& name, const GpuChip& chip, const Plan& plan,
              std::int64_t object_base, TensorIds tensors) {
   Kernel k = base_kernel(op, name, chip, plan);
-  double e = bytes_per_element(op.dtype), ekv = bytes_per_element(op.kv_dtype);
-  std::int64_t group = group_of(op);
-  std::int64_t rows_total = plan.packed ? group * op.q_len : op.q_len;
-  std::int64_t heads = plan.packed ? op.kv_heads : op.heads;
+  auto [e, ekv, group, rows_total, heads] = query_rows(op, plan);
   std::int64_t q_tiles = ceil_div(rows_total, plan.m_tile);
   check_kernel_size(name, double(op.batch) * double(heads) * double(q_tiles), "CTAs");
   k.config = fmt::format("{} flash q{}xkv{}x{}{} {} CTAs ({} CTA/SM)", plan.label, plan.m_tile, plan.kv_tile,
@@ -197,10 +206,7 @@ Kernel combine_kernel(const AttentionOp& op, const std::string& name, const GpuC
 std::vector<Kernel> split_kv(const AttentionOp& op, const std::string& name, const GpuChip& chip, const Plan& plan,
                              std::int64_t object_base, TensorIds tensors) {
   Kernel k = base_kernel(op, name, chip, plan);
-  double e = bytes_per_element(op.dtype), ekv = bytes_per_element(op.kv_dtype);
-  std::int64_t group = group_of(op);
-  std::int64_t rows_total = plan.packed ? group * op.q_len : op.q_len;
-  std::int64_t heads = plan.packed ? op.kv_heads : op.heads;
+  auto [e, ekv, group, rows_total, heads] = query_rows(op, plan);
   std::int64_t blocks = ceil_div(rows_total, plan.m_tile), units = op.batch * heads * blocks;
   check_kernel_size(name, double(units) * double(plan.splits), "CTAs");
   k.config = fmt::format("{} flash-decode {} KV splits x {} (seq, {}head{}) = {} CTAs", plan.label, plan.splits, units,
