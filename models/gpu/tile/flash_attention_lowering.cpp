@@ -145,7 +145,9 @@ QueryRows query_rows(const AttentionOp& op, const Plan& plan) {
 Kernel tiled(const AttentionOp& op, const std::string& name, const GpuChip& chip, const Plan& plan,
              std::int64_t object_base, TensorIds tensors) {
   Kernel k = base_kernel(op, name, chip, plan);
-  auto [e, ekv, group, rows_total, heads] = query_rows(op, plan);
+  const QueryRows q = query_rows(op, plan);
+  const double e = q.e, ekv = q.ekv;
+  const std::int64_t group = q.group, rows_total = q.rows_total, heads = q.heads;
   std::int64_t q_tiles = ceil_div(rows_total, plan.m_tile);
   check_kernel_size(name, double(op.batch) * double(heads) * double(q_tiles), "CTAs");
   k.config = fmt::format("{} flash q{}xkv{}x{}{} {} CTAs ({} CTA/SM)", plan.label, plan.m_tile, plan.kv_tile,
@@ -206,7 +208,9 @@ Kernel combine_kernel(const AttentionOp& op, const std::string& name, const GpuC
 std::vector<Kernel> split_kv(const AttentionOp& op, const std::string& name, const GpuChip& chip, const Plan& plan,
                              std::int64_t object_base, TensorIds tensors) {
   Kernel k = base_kernel(op, name, chip, plan);
-  auto [e, ekv, group, rows_total, heads] = query_rows(op, plan);
+  const QueryRows q = query_rows(op, plan);
+  const double e = q.e, ekv = q.ekv;
+  const std::int64_t group = q.group, rows_total = q.rows_total, heads = q.heads;
   std::int64_t blocks = ceil_div(rows_total, plan.m_tile), units = op.batch * heads * blocks;
   check_kernel_size(name, double(units) * double(plan.splits), "CTAs");
   k.config = fmt::format("{} flash-decode {} KV splits x {} (seq, {}head{}) = {} CTAs", plan.label, plan.splits, units,
