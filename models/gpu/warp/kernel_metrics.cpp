@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/gpu/power/gpu_energy.h"
+
 namespace hwsim::warp {
 namespace {
 
@@ -58,10 +60,15 @@ void derive_roofline(const KernelRun& r, KernelMetrics& m) {
 void derive_energy(const KernelRun& r, KernelMetrics& m) {
   const GpuChip& c = r.chip;
   double busy_sm_seconds = r.stats.sm_busy_cycles * m.scale / c.clock_hz;
-  double l2_bytes = m.traffic[1].bytes, dram_bytes = m.traffic[2].bytes;
-  m.energy = c.idle_watts * r.seconds + c.sm_active_watts * busy_sm_seconds +
-             (m.flops - m.tensor_flops) * c.simt_joules_per_flop + m.tensor_flops * c.tensor_joules_per_flop +
-             l2_bytes * c.l2_joules_per_byte + dram_bytes * c.hbm_joules_per_byte;
+  // The chip's power model (models/gpu/power) at the kernel's clock: tensor work as fp16 MMA, the
+  // rest as fp32 CUDA-core FLOPs.
+  GpuActivity a;
+  a.seconds = r.seconds;
+  a.busy_sm_seconds = busy_sm_seconds;
+  a.flops[std::size_t(DType::fp16)] = m.tensor_flops;
+  a.flops[std::size_t(DType::fp32)] = m.flops - m.tensor_flops;
+  a.l2_bytes = m.traffic[1].bytes, a.hbm_bytes = m.traffic[2].bytes;
+  m.energy = gpu_energy(c.power, a, r.clock_hz).total();
   m.average_power = ratio(m.energy, r.seconds);
 }
 
