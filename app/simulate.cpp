@@ -9,6 +9,7 @@
 #include "app/step_runner.h"
 #include "sim/device/device.h"
 #include "sim/error.h"
+#include "sim/power_builder.h"
 #include "sim/registry.h"
 #include "sim/units.h"
 #include "workloads/llm/capacity.h"
@@ -97,9 +98,11 @@ RunResult simulate(const Config& config, const Workload& workload, const RunStre
   const bool keep = streams.keep_records || workload.steps.size() <= 1 || device->info().static_memory_plan;
   ResultBuilder totals(result.memory_levels, 1);
   LlmMetricsBuilder llm(workload);
+  PowerBuilder power(result.max_clock);
   StepRunner runner("runner", *device, workload, framework, [&](StepResult&& step) {
     totals.add_step(step);
     llm.add_step(step);
+    power.add_step(step);
     for (StepSink* sink : streams.sinks) sink->add_step(step);
     if (!keep) std::vector<WorkRecord>().swap(step.records);
     result.steps.push_back(std::move(step));
@@ -107,6 +110,7 @@ RunResult simulate(const Config& config, const Workload& workload, const RunStre
   sc_core::sc_start();
   rethrow_simulation_failure();
   totals.finish(result);
+  result.power = power.finish(result.seconds, result.flops, result.energy);  // from every record, kept or not
   result.llm = llm.finish(result);
   result.inference = compute_inference_metrics(result, device->info());
   return result;

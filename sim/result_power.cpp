@@ -1,5 +1,7 @@
 #include "sim/result_power.h"
 
+#include "sim/power_builder.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -15,71 +17,74 @@ void add_part(std::vector<EnergyPart>& parts, const std::string& name, double jo
   parts.push_back({name, joules});
 }
 
-// Energy by component: each record's parts by its schema's names; a record without parts (a
-// collective on a system's links) counts under "other".
-std::vector<EnergyPart> energy_by_part(const RunResult& r) {
-  std::vector<EnergyPart> parts;
-  for (const auto& step : r.steps)
-    for (const auto& k : step.records) {
-      const std::size_t n = k.schema ? std::min(k.schema->energy_parts.size(), k.energy_parts.size()) : 0;
-      double named = 0;
-      for (std::size_t i = 0; i < n; ++i) add_part(parts, k.schema->energy_parts[i], k.energy_parts[i]), named += k.energy_parts[i];
-      if (n == 0 && k.energy != 0) add_part(parts, "other", k.energy - named);
-    }
-  return parts;
-}
-
-// Records spread over equal buckets of the run's time: each bucket gets the energy of the part of
-// every record inside it (a record's power is taken as even over its span) and the time-weighted
-// clock of the records that report one.
-std::vector<PowerSample> power_trace(const RunResult& r) {
-  std::size_t records = 0;
-  for (const auto& step : r.steps) records += step.records.size();
-  std::size_t n = std::min(kPowerTraceSamples, records);
-  if (n == 0 || r.seconds <= 0) return {};
-  double width = r.seconds / double(n);
-  std::vector<double> joules(n, 0.0), clock_time(n, 0.0), clock_sum(n, 0.0);
-  double offset = 0;
-  for (const auto& step : r.steps) {
-    for (const auto& k : step.records) {
-      double a = offset + k.start, b = offset + k.end;
-      if (b <= a) continue;
-      double power = k.energy / (b - a);
-      auto first = std::size_t(std::clamp(std::floor(a / width), 0.0, double(n - 1)));
-      for (std::size_t i = first; i < n && double(i) * width < b; ++i) {
-        double overlap = std::min(b, double(i + 1) * width) - std::max(a, double(i) * width);
-        if (overlap <= 0) continue;
-        joules[i] += power * overlap;
-        if (k.clock > 0) clock_time[i] += overlap, clock_sum[i] += k.clock * overlap;
-      }
-    }
-    offset += step.seconds;
-  }
-  std::vector<PowerSample> out(n);
-  for (std::size_t i = 0; i < n; ++i)
-    out[i] = {double(i) * width, double(i + 1) * width, joules[i] / width, ratio(clock_sum[i], clock_time[i])};
-  return out;
-}
-
 }  // namespace
 
-void derive_power(RunResult& r) {
-  PowerMetrics& p = r.power;
-  p = PowerMetrics{};
-  p.max_clock = r.max_clock;
-  p.by_part = energy_by_part(r);
-  double clock_time = 0, clock_sum = 0;
-  for (const auto& step : r.steps)
-    for (const auto& k : step.records) {
-      p.throttled_seconds += k.throttled;
-      if (k.clock <= 0 || k.seconds <= 0) continue;
-      clock_time += k.seconds, clock_sum += k.clock * k.seconds;
-      p.min_clock = p.min_clock > 0 ? std::min(p.min_clock, k.clock) : k.clock;
+void PowerBuilder::cover(double t) {
+  while (t > width_ * double(kPowerTraceSamples)) {
+    for (std::size_t i = 0; i < kPowerTraceSamples; ++i) {
+      bool inside = 2 * i + 1 < kPowerTraceSamples;
+      joules_[i] = inside ? joules_[2 * i] + joules_[2 * i + 1] : 0.0;
+      bucket_clock_time_[i] = inside ? bucket_clock_time_[2 * i] + bucket_clock_time_[2 * i + 1] : 0.0;
+      bucket_clock_sum_[i] = inside ? bucket_clock_sum_[2 * i] + bucket_clock_sum_[2 * i + 1] : 0.0;
     }
-  p.average_clock = ratio(clock_sum, clock_time);
-  p.throttled_share = ratio(p.throttled_seconds, r.seconds);
-  p.flops_per_joule = ratio(r.flops, r.energy);
-  p.trace = power_trace(r);
+    width_ *= 2;
+  }
+}
+
+// A record's energy spread evenly over [a, b), and its clock weighted by the overlap.
+void PowerBuilder::spread(double a, double b, double joules, double clock) {
+  cover(b);
+  end_ = std::max(end_, b);
+  double power = joules / (b - a);
+  auto first = std::size_t(std::clamp(std::floor(a / width_), 0.0, double(kPowerTraceSamples - 1)));
+  for (std::size_t i = first; i < kPowerTraceSamples && double(i) * width_ < b; ++i) {
+    double overlap = std::min(b, double(i + 1) * width_) - std::max(a, double(i) * width_);
+    if (overlap <= 0) continue;
+    joules_[i] += power * overlap;
+    if (clock > 0) bucket_clock_time_[i] += overlap, bucket_clock_sum_[i] += clock * overlap;
+  }
+}
+
+void PowerBuilder::add_step(const StepResult& step) {
+  for (const auto& k : step.records) {
+    // Energy by component: each record's parts by its schema's names; a record without parts (a
+    // collective on a system's links) counts under "other".
+    const std::size_t n = k.schema ? std::min(k.schema->energy_parts.size(), k.energy_parts.size()) : 0;
+    for (std::size_t i = 0; i < n; ++i) add_part(parts_, k.schema->energy_parts[i], k.energy_parts[i]);
+    if (n == 0 && k.energy != 0) add_part(parts_, "other", k.energy);
+    throttled_ += k.throttled;
+    if (k.clock > 0 && k.seconds > 0) {
+      clock_time_ += k.seconds, clock_sum_ += k.clock * k.seconds;
+      min_clock_ = min_clock_ > 0 ? std::min(min_clock_, k.clock) : k.clock;
+    }
+    double a = offset_ + k.start, b = offset_ + k.end;
+    if (b > a) spread(a, b, k.energy, k.clock);
+  }
+  offset_ += step.seconds;
+}
+
+PowerMetrics PowerBuilder::finish(double seconds, double flops, double energy) const {
+  PowerMetrics p;
+  p.max_clock = max_clock_;
+  p.by_part = parts_;
+  p.throttled_seconds = throttled_;
+  p.average_clock = ratio(clock_sum_, clock_time_);
+  p.min_clock = min_clock_;
+  p.throttled_share = ratio(throttled_, seconds);
+  p.flops_per_joule = ratio(flops, energy);
+  // The buckets up to the last record's end, the last one cut there.
+  for (std::size_t i = 0; i < kPowerTraceSamples && double(i) * width_ < end_; ++i) {
+    double start = double(i) * width_, stop = std::min(end_, double(i + 1) * width_);
+    if (stop <= start) break;
+    p.trace.push_back({start, stop, joules_[i] / (stop - start), ratio(bucket_clock_sum_[i], bucket_clock_time_[i])});
+  }
+  return p;
+}
+
+void derive_power(RunResult& r) {
+  PowerBuilder builder(r.max_clock);
+  for (const auto& step : r.steps) builder.add_step(step);
+  r.power = builder.finish(r.seconds, r.flops, r.energy);
 }
 
 }  // namespace hwsim

@@ -24,9 +24,3 @@ TEST_CASE("cli kernel: --max-cycles stops a long run with exit 4") {
   CHECK(r.exit_code == 4);
   CHECK(contains(r.err, "stopped at --max-cycles 1000"));
 }
-
-TEST_CASE("cli kernel: --kernel needs the warp model") {
-  CliRun r = run_hwsim("--chip configs/h100.toml --kernel workloads/kernels/vector_add.hwk");
-  CHECK(r.exit_code == 2);
-  CHECK(contains(r.err, "gpu.core.model=warp"));
-}

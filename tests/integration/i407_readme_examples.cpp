@@ -74,7 +74,9 @@ void run_section(const std::string& heading) {
 
 const std::vector<std::string> kSections = {"Usage", "Language-model workloads", "Serving (`serve:`)",
                                             "TPUs (systolic-array chips)", "The compute spectrum: more GPUs, AMD, microcontrollers",
-                                            "Systems of chips (`--system`)", "Kernel programs (warp level)"};
+                                            "Systems of chips (`--system`)", "Kernel programs (warp level)",
+                                            "GPU contrasts: attention implementations, quantised weights, alignment, softmax",
+                                            "Power, clocks and energy"};
 
 }  // namespace
 
@@ -95,3 +97,5 @@ TEST_CASE("readme: TPUs") { run_section(kSections[3]); }
 TEST_CASE("readme: the compute spectrum") { run_section(kSections[4]); }
 TEST_CASE("readme: systems of chips") { run_section(kSections[5]); }
 TEST_CASE("readme: kernel programs") { run_section(kSections[6]); }
+TEST_CASE("readme: GPU contrasts") { run_section(kSections[7]); }
+TEST_CASE("readme: power, clocks and energy") { run_section(kSections[8]); }
