@@ -15,7 +15,9 @@ TEST_CASE("warp calibration: microbenchmark MAPE per kind") {
   REQUIRE_MESSAGE(std::filesystem::exists(records), records << " is missing: clone beside shared/");
   const std::pair<const char*, double> gates[] = {{"bank_conflict", 7},  {"latency", 4},       {"coalescing", 6},
                                                   {"branch_data", 17},   {"occupancy_bw", 3},  {"divergence", 4}};
-  for (const auto& [kind, mape] : gates) {
+  for (const auto& gate : gates) {
+    const char* kind = gate.first;
+    const double mape = gate.second;
     CliRun r = run_hwsim("validate '" + records + "' --chip configs/h100.toml --kind " + kind + " --max-mape " +
                          std::to_string(mape));
     INFO(kind);

@@ -83,7 +83,9 @@ const std::vector<std::string> kSections = {"Usage", "Language-model workloads",
 TEST_CASE("readme: every section with hwsim commands is run by a case below") {
   auto commands = readme_commands();
   std::size_t total = 0;
-  for (const auto& [section, list] : commands) {
+  for (const auto& entry : commands) {
+    const std::string& section = entry.first;
+    const auto& list = entry.second;
     CHECK_MESSAGE(std::find(kSections.begin(), kSections.end(), section) != kSections.end(), section);
     total += list.size();
   }

@@ -13,7 +13,8 @@ constexpr double S = 4.0 * 1024 * 1024;
 TEST_CASE("cluster plan: tree depth steps are 2·ceil(log2 n)") {
   auto sys = make_system("dgx_h100");
   // n: 2 → 2·1, 4 → 2·2, 5 → 2·3, 8 → 2·3.
-  for (auto [n, steps] : std::vector<std::pair<std::int64_t, std::int64_t>>{{2, 2}, {4, 4}, {5, 6}, {8, 6}}) {
+  for (auto pair : std::vector<std::pair<std::int64_t, std::int64_t>>{{2, 2}, {4, 4}, {5, 6}, {8, 6}}) {
+    const std::int64_t n = pair.first, steps = pair.second;  // not a structured binding: CHECK_MESSAGE captures n
     RankGroups g = one_group(n);
     CollectivePlan plan =
         plan_collective(collective(CollectiveKind::all_reduce, S, n, "tree"), g, sys->spec, *sys->fabric);

@@ -33,7 +33,9 @@ TEST_CASE("validation: H200/H100 decode-step ratio within 5 % of the measured ra
   auto h100 = decode_times("h100_llm.jsonl", "h100");
   auto h200 = decode_times("h200_llm.jsonl", "h200");
   REQUIRE(h200.size() >= 10);
-  for (const auto& [spec, times] : h200) {
+  for (const auto& entry : h200) {
+    const auto& spec = entry.first;
+    const auto& times = entry.second;
     REQUIRE(h100.count(spec));
     double measured_ratio = times.first / h100[spec].first;
     double predicted_ratio = times.second / h100[spec].second;
