@@ -47,14 +47,6 @@ void print_power_section(std::ostream& out, const RunResult& r) {
     row("  perf/W", format_quantity(r.power.flops_per_joule, Dimension::flop_rate) + " per W");
 }
 
-nlohmann::json energy_parts_json(const WorkRecord& k) {
-  nlohmann::json out = nlohmann::json::object();
-  if (!k.schema) return out;
-  for (std::size_t i = 0; i < k.energy_parts.size() && i < k.schema->energy_parts.size(); ++i)
-    out[k.schema->energy_parts[i]] = k.energy_parts[i];
-  return out;
-}
-
 nlohmann::json power_json(const RunResult& r) {
   const PowerMetrics& p = r.power;
   nlohmann::json parts = nlohmann::json::object();

@@ -15,7 +15,5 @@ void print_power_section(std::ostream& out, const RunResult& r);
 std::string energy_shares(const RunResult& r);
 // result.power.
 nlohmann::json power_json(const RunResult& r);
-// A record's energy by component ({} when its device names none).
-nlohmann::json energy_parts_json(const WorkRecord& k);
 
 }  // namespace hwsim
