@@ -55,6 +55,28 @@ void warm_buffers(MemorySystem& mem, const GlobalMemory& memory, std::uint64_t l
 
 }  // namespace
 
+namespace {
+// The launch and the chip figures a report of the run needs (KernelRun's copies of them).
+void describe_launch(KernelRun& run, const WarpParams& p, const LaunchArgs& args) {
+  run.grid = std::uint64_t(args.grid);
+  run.block = std::uint64_t(args.block);
+  run.sm_count = p.chip.sm_count;
+  run.clock_hz = p.chip.clock_hz;
+  run.launch_overhead = p.chip.launch_overhead;
+  run.max_warps_per_sm = p.chip.max_warps_per_sm;
+  run.banks = p.banks;
+  run.bank_bytes = p.bank_bytes;
+  run.l1_latency = p.l1_latency;
+  run.l2_latency = p.l2_latency;
+  run.hbm_latency = p.hbm_latency;
+  run.chip = p.chip;
+  run.l1_bytes_per_cycle = double(p.l1_lines_per_cycle) * p.line_bytes;
+  run.sector_bytes = p.sector_bytes;
+  run.issue_width = p.sub_partitions;
+}
+
+}  // namespace
+
 std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program, const LaunchOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
   auto run = std::make_unique<KernelRun>();
@@ -63,21 +85,7 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   const auto& args = opt.args;
   if (args.grid < 1 || args.block < 1) workload_error("--grid and --block must be at least 1");
   if (args.block > 1024) workload_error(fmt::format("kernel {}: --block {} exceeds 1024 threads per block", prog.name, args.block));
-  run->grid = std::uint64_t(args.grid);
-  run->block = std::uint64_t(args.block);
-  run->sm_count = p.chip.sm_count;
-  run->clock_hz = p.chip.clock_hz;
-  run->launch_overhead = p.chip.launch_overhead;
-  run->max_warps_per_sm = p.chip.max_warps_per_sm;
-  run->banks = p.banks;
-  run->bank_bytes = p.bank_bytes;
-  run->l1_latency = p.l1_latency;
-  run->l2_latency = p.l2_latency;
-  run->hbm_latency = p.hbm_latency;
-  run->chip = p.chip;
-  run->l1_bytes_per_cycle = double(p.l1_lines_per_cycle) * p.line_bytes;
-  run->sector_bytes = p.sector_bytes;
-  run->issue_width = p.sub_partitions;
+  describe_launch(*run, p, args);
   auto values = bind_args(prog, args, run->memory);
   Occupancy occ = compute_occupancy(p, prog, args.block);
   run->occupancy = occ;
@@ -153,7 +161,7 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   while (wakes.pop(t, sm)) {
     if (t > horizon)
       workload_error(fmt::format("kernel {}: stopped at --max-cycles {}{}: {} of {} blocks done (a runaway loop?)", prog.name,
-                                 horizon, opt.max_cycles > 0 ? "" : " (the default)", st.ctas_simulated - 0, ctas));
+                                 horizon, opt.max_cycles > 0 ? "" : " (the default)", st.ctas_simulated, ctas));
     last = std::max(last, t);
     std::int64_t nt = cores[std::size_t(sm)]->step(t);
     if (nt < SmCore::kNever) wake(sm, std::max(nt, t + 1));
