@@ -1,4 +1,4 @@
-// docs/result.schema.json holds for real documents: a GPU decode, a TPU decode, a system
+// docs/result.schema.json holds for real documents: a GPU decode, a TPU decode, an MCU inference, a system
 // collective, serve runs, a --summary document; and the checker catches a broken document.
 #include <doctest/doctest.h>
 
@@ -30,6 +30,7 @@ static void check_valid(const std::string& args) {
 
 TEST_CASE("schema: a GPU decode document is valid") { check_valid("--chip h100 -w decode_llama8b"); }
 TEST_CASE("schema: a TPU decode document is valid") { check_valid("--chip tpu_v5e -w decode_llama8b"); }
+TEST_CASE("schema: an MCU inference document is valid") { check_valid("--chip cortex_m55_u55 -w kws_dscnn"); }
 TEST_CASE("schema: a system collective document is valid") {
   check_valid("--system h200x2 -w collective:op=all_reduce,bytes=64MiB");
 }
