@@ -57,6 +57,9 @@ struct StreamOp {
   // > 0: the reads are strided, each access using this many bytes of the memory's sector (a
   // transposing copy reads one element per sector per warp access); 0: contiguous reads.
   double strided_read_bytes = 0;
+  // Bytes of one element of the input (0: not stated, read as fp32). Reductions count the values
+  // each thread sums in elements.
+  double element_bytes = 0;
 };
 
 // Scaled-dot-product attention over a KV cache: `batch` sequences, `heads` query heads sharing

@@ -41,7 +41,7 @@ const std::map<std::string, std::vector<Pass>>& ops() {
       {"add", {{"", 2, 1, 1, "elementwise"}}},      {"silu_mul", {{"", 2, 1, 6, "elementwise"}}},
       {"rmsnorm", {{"", 1, 1, 4, "norm"}}},         {"layernorm", {{"", 1, 1, 6, "norm"}}},
       {"copy", {{"", 1, 1, 0, "elementwise"}}},     {"fill", {{"", 0, 1, 0, "elementwise"}}},
-      {"read_sum", {{"", 1, 0, 1, "elementwise"}}}, {"softmax", kFusedSoftmax},
+      {"read_sum", {{"", 1, 0, 1, "reduction", 0, 1}}}, {"softmax", kFusedSoftmax},
       {"gelu", {{"", 1, 1, 8, "elementwise"}}},     {"transpose", {{"", 1, 1, 0, "transpose"}}},
   };
   return table;
@@ -100,6 +100,7 @@ Workload build_elementwise(const WorkloadSpec& spec) {
       s.bytes_written = p.writes * tensor + p.row_writes * row_vector;
       s.flops = p.flops * double(rows) * double(cols);
       s.rows = rows;
+      s.element_bytes = e;
       if (p.op_class == std::string("transpose")) s.strided_read_bytes = e;  // one element per strided read
       bool last = i + 1 == passes.size();
       std::string output = last ? "out" + set : fmt::format("tmp{}{}", i, set);
@@ -135,11 +136,14 @@ std::optional<PredictionPlan> rows_plan(const Measurement& m) {
 }
 
 // Memory kinds over a flat buffer of `bytes_each` bytes (shared/calibration: copy, read_sum_fp32,
-// fill_fp32), also timed as repeated calls on one buffer set.
+// fill_fp32), also timed as repeated calls on one buffer set. The sum reads fp32 elements (a
+// reduction counts its values per thread in elements); a copy or fill is bytes whatever the type.
 std::optional<PredictionPlan> buffer_plan(const Measurement& m, const char* op) {
   auto bytes_each = record_whole(m, "bytes_each");
   if (!bytes_each) return std::nullopt;
-  return PredictionPlan{fmt::format("elementwise:op={},T=1,D={},dtype=int8,repeat=4", op, *bytes_each),
+  bool sum = op == std::string("read_sum");
+  return PredictionPlan{fmt::format("elementwise:op={},T=1,D={},dtype={},repeat=4", op, sum ? *bytes_each / 4 : *bytes_each,
+                                    sum ? "fp32" : "int8"),
                         third_call_seconds};
 }
 

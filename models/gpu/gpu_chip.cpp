@@ -60,6 +60,10 @@ const ParamRegistration gpu_params({"gpu"}, {
                    "per kernel: launch from a CUDA graph, grid start and drain").defaults_to("1.5 us"),
     quantity_param("gpu.tile.cta_overhead", Dimension::time, "per CTA: setup and epilogue synchronisation")
         .defaults_to("0.3 us").zero_allowed(),
+    quantity_param("gpu.tile.reduce_combine", Dimension::time,
+                   "per reduction whose rows are split over CTAs (a sum of a whole tensor): the semaphore memset "
+                   "before the kernel, the partials written, fenced and counted, and the last CTA's combine")
+        .defaults_to("4.3 us").zero_allowed(),
     fraction_param("gpu.tile.tensor_efficiency",
                    "sustained fraction of the tensor-core peak in a GEMM mainloop (clock under load, issue)")
         .defaults_to("0.7"),
@@ -106,6 +110,7 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.hbm_efficiency = c.number("memory.hbm.efficiency");
   g.launch_overhead = c.number("gpu.launch.overhead");
   g.cta_overhead = c.number("gpu.tile.cta_overhead");
+  g.reduce_combine = c.number("gpu.tile.reduce_combine");
   g.tensor_efficiency = c.number("gpu.tile.tensor_efficiency");
   g.simt_efficiency = c.number("gpu.tile.simt_efficiency");
   g.cluster_size = int(c.whole("gpu.tile.cluster_size"));

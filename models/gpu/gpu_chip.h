@@ -62,6 +62,7 @@ struct GpuChip {
   // Documented efficiency / overhead parameters (fitted, see configs/ and docs/calibration.md)
   double launch_overhead = 0;        // seconds per kernel: launch, grid start and drain
   double cta_overhead = 0;           // seconds per CTA: setup, epilogue sync
+  double reduce_combine = 0;         // seconds: a reduction split over CTAs combining its partials
   double tensor_efficiency = 0;      // sustained fraction of the tensor-core peak in a GEMM mainloop
   double simt_efficiency = 0;        // sustained fraction of the FP32 CUDA-core peak
   double attention_efficiency = 0;   // sustained fraction of the tensor-core peak in attention (softmax)

@@ -50,6 +50,8 @@ struct Kernel {
                              // DRAM serves less efficiently than a sequential stream)
   double prologue = 0;       // seconds of CTA set-up before its first load; the pipeline fill
                              // (latency of the first data, from L2 or HBM) comes on top
+  double grid_combine = 0;   // seconds after the last CTA retires, on the critical path: a
+                             // combine of the CTAs' partial results by the grid's last CTA
   std::vector<CtaWork> ctas; // in dispatch order
   // op-level figures for the roofline
   double flops = 0;

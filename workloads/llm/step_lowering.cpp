@@ -295,8 +295,9 @@ class StepBuilder {
     OpVertex router = add(p + "router", "gemm", linear(s_.tokens(), m_.experts, m_.hidden), {in});
     // Softmax over the E logits and selection of k (a reduction, not elementwise: no compiler fuses
     // it into the router GEMM): reads T·E logits, writes k (weight, int32 index).
-    OpVertex topk = topk_ = add(p + "topk", "reduction", stream(T_ * E * a_, T_ * k * (a_ + 4), 4 * T_ * E, s_.tokens()),
-                        {router});
+    StreamOp select = stream(T_ * E * a_, T_ * k * (a_ + 4), 4 * T_ * E, s_.tokens());
+    select.element_bytes = a_;
+    OpVertex topk = topk_ = add(p + "topk", "reduction", select, {router});
     std::int64_t routed = s_.tokens() * m_.top_k;
     const double routed_bytes = double(routed) * hidden_bytes();
     std::vector<OpVertex> expert_inputs = {in, topk};

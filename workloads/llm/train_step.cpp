@@ -73,7 +73,9 @@ void append_loss(std::vector<FwdNode>& nodes, const TrainRun& run, int head) {
   };
   int logits = head;
   if (tp > 1) logits = reduce("loss.max_all_reduce", T * 4, head);
-  int loss = append(Op("loss", "reduction", stream(T * V * a, 2 * T * 4, kLossFlops * T * V, tokens)), {logits});
+  StreamOp cross_entropy = stream(T * V * a, 2 * T * 4, kLossFlops * T * V, tokens);
+  cross_entropy.element_bytes = a;
+  int loss = append(Op("loss", "reduction", cross_entropy), {logits});
   if (tp > 1) reduce("loss.sum_all_reduce", 2 * T * 4, loss);
 }
 

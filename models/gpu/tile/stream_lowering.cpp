@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "models/gpu/tile/reduce_lowering.h"
+
 namespace hwsim {
 
 namespace {
@@ -76,6 +78,7 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.peak_flop_rate = chip.peak_flop_rate(DType::fp32);
   if (op_class == "norm")
     return lower_rows(op, chip, tensors, object_base, std::move(k), kNormBytesInFlightPerThread, 2, "row-norm");
+  if (op_class == "reduction") return lower_reduction(op, chip, tensors, std::move(k));
   if (op_class == "softmax") {
     bool persistent = op.bytes_read / double(std::max<std::int64_t>(1, op.rows)) <= kPersistentSoftmaxRowBytes;
     return lower_rows(op, chip, tensors, object_base, std::move(k), kBytesInFlightPerThread,

@@ -157,6 +157,8 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
     flush_group(run);
   }
   wait(kernel_done_);
+  // A reduction split over CTAs: the last CTA combines the partials while the others are gone.
+  if (kernel.grid_combine > 0) wait(to_sc_time(kernel.grid_combine));
   // A step ends with its dirty L2 data written back (the last kernel waits for it): what a
   // repeated step pays anyway, as the next one evicts it, and what keeps a kernel that streams out
   // more than L2 holds (a fill) from finishing before its bytes reach memory.
@@ -190,8 +192,9 @@ void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration,
   double sm_seconds = duration * chip_.sm_count;
   double clock_share = power.clock > 0 ? power.clock / chip_.clock_hz : 1.0;
   double math = kernel.sm_flop_rate > 0 ? kernel.flops / (kernel.sm_flop_rate * clock_share) : 0;
-  double overhead = chip_.launch_overhead * chip_.sm_count + run.overhead_sm_seconds / kernel.ctas_per_sm;
-  double idle = std::max(0.0, sm_seconds - busy - chip_.launch_overhead * chip_.sm_count);
+  double fixed = (chip_.launch_overhead + kernel.grid_combine) * chip_.sm_count;  // no CTA resident
+  double overhead = fixed + run.overhead_sm_seconds / kernel.ctas_per_sm;
+  double idle = std::max(0.0, sm_seconds - busy - fixed);
   math = std::min(math, std::max(0.0, sm_seconds - overhead - idle));
   double memory_wait = std::max(0.0, sm_seconds - math - overhead - idle);
   double n = chip_.sm_count;
