@@ -28,8 +28,12 @@ const ParamRegistration attention_habit_params({"gpu"}, {
                    "FlashAttention-3: sustained fraction of the tensor-core peak in its main loop")
         .defaults_to("0.75"),
     fraction_param("gpu.attention.mem_efficient_efficiency",
-                   "memory-efficient attention (CUTLASS FMHA): sustained fraction of the mma.sync tensor rate in its "
-                   "main loop")
+                   "memory-efficient attention (CUTLASS FMHA) on fp16/bf16: sustained fraction of the mma.sync tensor "
+                   "rate in its main loop")
+        .defaults_to("0.5"),
+    fraction_param("gpu.attention.mem_efficient_fp32_efficiency",
+                   "memory-efficient attention on fp32 (CUTLASS FMHA's 3xTF32 instantiation): sustained fraction of "
+                   "its rate, a third of the mma.sync TF32 rate")
         .defaults_to("0.5"),
 });
 
@@ -65,6 +69,7 @@ AttentionHabits AttentionHabits::from_config(const Config& c) {
   h.flash2_efficiency = c.number("gpu.attention.flash2_efficiency");
   h.flash3_efficiency = c.number("gpu.attention.flash3_efficiency");
   h.mem_efficient_efficiency = c.number("gpu.attention.mem_efficient_efficiency");
+  h.mem_efficient_fp32_efficiency = c.number("gpu.attention.mem_efficient_fp32_efficiency");
   return h;
 }
 

@@ -25,7 +25,8 @@ struct AttentionHabits {
   // memory-efficient kernel issue mma.sync, so GpuChip::mma.mma_sync_fraction scales them too.
   double flash2_efficiency = 0.7;
   double flash3_efficiency = 0.75;
-  double mem_efficient_efficiency = 0.5;
+  double mem_efficient_efficiency = 0.5;       // fp16/bf16 inputs
+  double mem_efficient_fp32_efficiency = 0.5;  // fp32 inputs: of the 3xTF32 rate
 
   bool offers(AttentionImpl impl) const;
   static AttentionHabits from_config(const Config& config);

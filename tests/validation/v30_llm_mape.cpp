@@ -4,19 +4,13 @@
 // records that fitted a parameter (data/measurements/fitted.toml): accuracy is judged on the others.
 #include <doctest/doctest.h>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
 namespace {
 int validate_kind(const std::string& file, const std::string& chip, const std::string& kind, double max_mape) {
-  std::string records = std::string(HWSIM_SOURCE_DIR) + "/data/measurements/" + file;
-  std::string fitted = std::string(HWSIM_SOURCE_DIR) + "/data/measurements/fitted.toml";
-  CliRun r = run_hwsim("validate '" + records + "' --chip configs/" + chip + ".toml --kind " + kind +
-                       " --exclude '" + fitted + "' --max-mape " + std::to_string(max_mape));
-  INFO(r.out);
-  INFO(r.err);
-  return r.exit_code;
+  return validate_gate(file, "configs/" + chip + ".toml", kind, "", max_mape);
 }
 }  // namespace
 

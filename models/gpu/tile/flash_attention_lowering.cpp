@@ -62,7 +62,7 @@ double path_rate(const AttentionOp& op, AttentionImpl impl, const GpuChip& chip)
     case AttentionImpl::flash3: return chip.flop_rate_per_sm(op.dtype) * h.flash3_efficiency;
     case AttentionImpl::mem_efficient:
       if (op.dtype == DType::fp32)
-        return chip.flop_rate_per_sm(DType::tf32) / kFastF32Mmas * h.mem_efficient_efficiency * sync;
+        return chip.flop_rate_per_sm(DType::tf32) / kFastF32Mmas * h.mem_efficient_fp32_efficiency * sync;
       return chip.flop_rate_per_sm(op.dtype) * h.mem_efficient_efficiency * sync;
     default: return chip.flop_rate_per_sm(op.dtype) * chip.attention_efficiency;
   }

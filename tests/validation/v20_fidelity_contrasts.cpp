@@ -1,0 +1,40 @@
+// Accuracy gates of issue 9's contrasts on the H100 fidelity campaign
+// (data/measurements/h100_fidelity.jsonl), every record that fitted a parameter left out
+// (data/measurements/fitted.toml). The issue's aims: each attention backend <= 12 % MAPE, int4 and
+// fp8 GEMMs <= 12 %, unaligned GEMMs <= 20 %. Where the model does not reach an aim yet (the math
+// path's attention, tinygemm's fused int4 kernel) docs/calibration.md says so and no gate claims it.
+#include <doctest/doctest.h>
+
+#include "tests/fixtures/validate_gate.h"
+
+using namespace hwsim::test;
+
+namespace {
+int validate_where(const std::string& kind, const std::string& where, double max_mape) {
+  return validate_gate("h100_fidelity.jsonl", "h100", kind, where, max_mape);
+}
+}  // namespace
+
+TEST_CASE("validation: H100 FlashAttention-2 (SDPA FLASH_ATTENTION) MAPE <= 12 %") {
+  CHECK(validate_where("attention_backend", "--where backend=FLASH_ATTENTION", 12) == 0);
+}
+
+TEST_CASE("validation: H100 memory-efficient attention (SDPA EFFICIENT_ATTENTION) MAPE <= 12 %") {
+  CHECK(validate_where("attention_backend", "--where backend=EFFICIENT_ATTENTION", 12) == 0);
+}
+
+TEST_CASE("validation: H100 cuDNN attention (SDPA CUDNN_ATTENTION) MAPE <= 12 %") {
+  CHECK(validate_where("attention_backend", "--where backend=CUDNN_ATTENTION", 12) == 0);
+}
+
+TEST_CASE("validation: H100 unaligned and misaligned GEMMs MAPE <= 20 %") {
+  CHECK(validate_where("gemm_alignment", "", 20) == 0);
+}
+
+TEST_CASE("validation: H100 fp8 GEMMs (torch._scaled_mm) MAPE <= 12 %") {
+  CHECK(validate_where("quant_gemm", "--where impl=scaled_mm", 12) == 0);
+}
+
+TEST_CASE("validation: H100 int4 weights dequantised apart, then cuBLAS, MAPE <= 12 %") {
+  CHECK(validate_where("quant_gemm", "--where impl=triton-dequant+cublas", 12) == 0);
+}
