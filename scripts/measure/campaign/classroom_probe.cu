@@ -33,12 +33,8 @@ template <int Mode>
 __global__ void reduction_variant(float* x, float* out) {
   unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
   float v = x[gid];
-  float w;
-  w = __shfl_xor_sync(FULL_MASK, v, 16); v = v + w;
-  w = __shfl_xor_sync(FULL_MASK, v, 8);  v = v + w;
-  w = __shfl_xor_sync(FULL_MASK, v, 4);  v = v + w;
-  w = __shfl_xor_sync(FULL_MASK, v, 2);  v = v + w;
-  w = __shfl_xor_sync(FULL_MASK, v, 1);  v = v + w;
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(FULL_MASK, v, offset);  // as classroom.cu's five
   unsigned lane = threadIdx.x & 31;
   if (lane != 0) return;
   if (Mode == 0) atomicAdd(&out[blockIdx.x], v);
