@@ -139,11 +139,15 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
     dispatch_free = at + p.cta_dispatch_cycles / share;
     return std::int64_t(std::ceil(at));
   };
+  // a freed CTA slot takes the next block after cta_launch plus cta_launch_per_warp per warp of
+  // the block (the first blocks start with the launch: an empty kernel's launch does not grow with
+  // its block size)
+  const auto relaunch = std::int64_t(std::llround(p.cta_launch_cycles + p.cta_launch_per_warp * occ.warps_per_cta));
   for (int i = 0; i < sms; ++i) {
     cores.push_back(std::make_unique<SmCore>(i, p, prog, ctx, mem, st, occ.ctas_per_sm, values));
     cores.back()->on_cta_done = [&](int sm, std::int64_t t) {
       if (next_cta < ctas) {
-        std::int64_t at = dispatch(t + p.cta_launch_cycles);
+        std::int64_t at = dispatch(t + relaunch);
         cores[std::size_t(sm)]->launch(cta_index(next_cta++), at);
         wake(sm, at);
       }
@@ -171,7 +175,9 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
       workload_error(fmt::format("kernel {}: barrier deadlock: warps wait at bar.sync that the rest of their block never reaches", prog.name));
     c->close_occupancy(last + 1);
   }
-  st.cycles = last + 1;
+  // the kernel is complete once its atomics are performed at L2 (the last may still be queued
+  // on its line after its warp exited)
+  st.cycles = std::max(last + 1, std::int64_t(std::ceil(mem.atomics_done())));
   if (st.trace) trace_finish(st);
   run->memory_stats = mem.stats();
   run->dram_bytes = mem.dram().bytes;

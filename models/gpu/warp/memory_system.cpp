@@ -217,4 +217,21 @@ std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c, boo
   return ready;
 }
 
+std::int64_t MemorySystem::atomic(int sm, std::int64_t t, const Coalesced& c, int depth) {
+  std::int64_t ready = store(sm, t, c, true);
+  if (p_.atomic_line_cycles <= 0) return ready;
+  // the request reaches L2 half a round trip after it leaves; atomics on one line are performed
+  // one after another (read, add, write back), each depth x atomic_line cycles
+  const double half_trip = p_.l2_latency / 2.0;
+  const double arrive = double(ready - p_.l2_latency) + half_trip;
+  for (int i = 0; i < c.count; ++i) {
+    double& line_free = atomic_free_[c.lines[i].line];
+    double performed = std::max(arrive, line_free) + p_.atomic_line_cycles * std::max(1, depth);
+    line_free = performed;
+    atomics_done_ = std::max(atomics_done_, performed);
+    ready = std::max<std::int64_t>(ready, std::int64_t(std::ceil(performed + half_trip)));
+  }
+  return ready;
+}
+
 }  // namespace hwsim::warp

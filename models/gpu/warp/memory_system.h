@@ -8,6 +8,7 @@
 // bandwidth servers see requests in nearly time order.
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "models/gpu/warp/coalescer.h"
@@ -48,6 +49,12 @@ class MemorySystem {
   std::int64_t load(int sm, std::int64_t t, const Coalesced& c, bool l2_only = false);
   // A store (or atomic, with returns_data): consumes tag stage, port, L2 and DRAM bandwidth.
   std::int64_t store(int sm, std::int64_t t, const Coalesced& c, bool returns_data);
+  // An atomic read-modify-write: a store's traffic, then the L2 performs it on each line in turn
+  // with the line's earlier atomics (gpu.warp.atomic_line cycles per operation; `depth` operations
+  // where that many lanes share one address). Returns the cycle its result is back at the SM.
+  std::int64_t atomic(int sm, std::int64_t t, const Coalesced& c, int depth);
+  // The cycle the last atomic issued so far is performed at L2 (a kernel ends no earlier).
+  double atomics_done() const { return atomics_done_; }
   // Puts [base, base + bytes) in every L2 partition, as a previous launch that read or wrote it
   // leaves it (CUDA graph replays, a benchmark's repetitions): whole lines, ready at cycle 0, not
   // counted in the statistics. Later calls evict earlier lines as the LRU does.
@@ -85,6 +92,9 @@ class MemorySystem {
   int near_part(int sm) const { return sm % int(l2_.size()); }
   int home_part(std::uint64_t line) const;
   BandwidthServer l2_bw_, dram_;
+  // per line that atomics touched: the cycle its L2 atomic unit is free for the next one
+  std::unordered_map<std::uint64_t, double> atomic_free_;
+  double atomics_done_ = 0;
   MemoryStats stats_;
 };
 

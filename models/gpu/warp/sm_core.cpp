@@ -11,6 +11,23 @@
 
 namespace hwsim::warp {
 
+namespace {
+
+// The most active lanes of an access that share one address (an atomic's lanes on one address are
+// performed one after another).
+int same_address_depth(const Effects& fx) {
+  int depth = 0;
+  for (std::uint32_t m = fx.mask; m; m &= m - 1) {
+    const int lane = std::countr_zero(m);
+    int same = 0;
+    for (std::uint32_t o = fx.mask; o; o &= o - 1) same += fx.addr[std::countr_zero(o)] == fx.addr[lane];
+    depth = std::max(depth, same);
+  }
+  return depth;
+}
+
+}  // namespace
+
 SmCore::SmCore(int id, const WarpParams& p, const Program& program, ExecContext ctx, MemorySystem& memory,
                KernelStats& stats, int cta_slots, const std::vector<std::uint64_t>& param_values)
     : id_(id), p_(p), prog_(program), ctx_(ctx), mem_(memory), stats_(stats), param_values_(param_values),
@@ -307,7 +324,7 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
       ps.sectors += std::uint64_t(c.sectors());
       ps.lines += std::uint64_t(c.count);
       if (fx.store) mem_.store(id_, t, c, false);
-      else if (fx.atomic) write(mem_.store(id_, t, c, true), Stall::long_scoreboard);
+      else if (fx.atomic) write(mem_.atomic(id_, t, c, same_address_depth(fx)), Stall::long_scoreboard);
       else write(mem_.load(id_, t, c, in.l2_only), Stall::long_scoreboard);
     }
   } else if (in.op == Op::shfl) {

@@ -69,12 +69,18 @@ const ParamRegistration warp_params({"gpu"}, {
         .defaults_to("0").zero_allowed(),
     cycles("gpu.warp.branch", "4", "extra delay after a branch before the warp issues again"),
     cycles("gpu.warp.barrier", "8", "from the last warp's arrival at bar.sync to the release"),
+    real_param("gpu.warp.atomic_line",
+               "cycles the L2 takes per atomic operation on one line; atomics on a line are performed one after another (0: not serialised)")
+        .defaults_to("3.4").zero_allowed().at_most(kMaxCycles),
     structure("gpu.warp.shared.banks", "shared-memory banks", "32"),
     structure("gpu.warp.shared.bank_bytes", "bytes per bank per cycle", "4"),
     cycles("gpu.warp.shared.latency", "23", "shared-memory load latency without conflicts"),
     cycles("gpu.warp.shared.replay", "2", "extra latency per extra conflict way (replay)"),
     cycles("gpu.warp.mio_queue", "16", "shared-memory pipe backlog before issue stalls (MIO throttle)"),
     cycles("gpu.warp.cta_launch", "200", "from a CTA slot freeing to the next CTA's first issue"),
+    real_param("gpu.warp.cta_launch_per_warp",
+               "cycles a CTA slot's turnover (gpu.warp.cta_launch) grows by per warp of the CTA (the SM frees and sets up each warp)")
+        .defaults_to("4.8").zero_allowed().at_most(kMaxCycles),
     integer_param("gpu.warp.register_granule", "registers allocated per warp in units of").defaults_to("256")
         .at_most(65536),
     quantity_param("gpu.warp.shared_reserved_per_cta", Dimension::bytes, "shared memory the driver reserves per CTA")
@@ -125,12 +131,14 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.dram_queue_max_util = std::clamp(c.number("gpu.warp.dram_queue_max_util"), 0.0, 0.99);
   p.branch_cycles = w("gpu.warp.branch");
   p.barrier_cycles = w("gpu.warp.barrier");
+  p.atomic_line_cycles = c.number("gpu.warp.atomic_line");
   p.banks = w("gpu.warp.shared.banks");
   p.bank_bytes = w("gpu.warp.shared.bank_bytes");
   p.shared_latency = w("gpu.warp.shared.latency");
   p.replay_cycles = w("gpu.warp.shared.replay");
   p.mio_queue = w("gpu.warp.mio_queue");
   p.cta_launch_cycles = w("gpu.warp.cta_launch");
+  p.cta_launch_per_warp = c.number("gpu.warp.cta_launch_per_warp");
   p.cta_dispatch_cycles = c.number("gpu.warp.cta_dispatch");
   p.registers_granule = std::max(1, w("gpu.warp.register_granule"));
   p.shared_reserved_per_cta = int(c.number("gpu.warp.shared_reserved_per_cta"));

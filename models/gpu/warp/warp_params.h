@@ -33,6 +33,7 @@ struct WarpParams {
   double dram_queue_max_util = 0.85;   // u is capped here (finite controller queues)
   int branch_cycles = 0;               // a taken/divergent branch's extra issue delay
   int barrier_cycles = 0;              // from the last arrival to the release
+  double atomic_line_cycles = 0;       // L2 performs atomics on one line one after another, this long each (0: no serialisation)
   int banks = 32, bank_bytes = 4;
   int shared_latency = 0, replay_cycles = 0, mio_queue = 0;
   int l1_latency = 0, l1_ways = 0, l1_lines_per_cycle = 1, lsu_queue = 0;
@@ -40,6 +41,7 @@ struct WarpParams {
   int l2_latency = 0, l2_ways = 0, hbm_latency = 0, dram_access_bytes = 64;
   double l2_bytes_per_cycle = 0, hbm_bytes_per_cycle = 0, port_bytes_per_cycle = 0;
   int cta_launch_cycles = 0;
+  double cta_launch_per_warp = 0;      // a CTA slot's turnover grows by this per warp of the CTA
   double cta_dispatch_cycles = 0;      // the GPU starts one CTA per this many cycles (all SMs together)
   int registers_granule = 256;         // registers are allocated per warp in units of this many
   int shared_reserved_per_cta = 0;     // bytes the driver reserves per CTA
