@@ -1,8 +1,9 @@
 // Accuracy of the warp model on the teaching kernels' CUDA twins measured on an H100
 // (data/measurements/h100_classroom.jsonl; scripts/measure/campaign/classroom.cu, timed as CUDA
 // graph replays, so each launch finds its buffers in L2 as the previous one left them: the
-// classroom kind runs with LaunchOptions::warm_l2). The one fitted parameter, gpu.warp.graph_launch,
-// rests on one record (reduction_shuffle, 256 blocks); everything below is judged on the others.
+// classroom kind runs with LaunchOptions::warm_l2). No classroom record fits a parameter: the
+// graph launch, the L2's same-line atomic serialisation and the CTA slot turnover rest on device
+// probes (scripts/measure/campaign/classroom_probe.cu), so all 52 records judge.
 // Gates a little above today's figures (docs/calibration.md "Classroom kernels"); the issue's
 // 20 % per record is not reached by every record yet.
 #include <doctest/doctest.h>
@@ -16,8 +17,6 @@
 using namespace hwsim::test;
 
 namespace {
-
-const char* kFitRecord = "classroom/reduction_shuffle/g256/b256/n65536/c0";
 
 // case_id -> (measured, predicted) seconds, from validate --csv (header names the columns).
 std::map<std::string, std::pair<double, double>> classroom_rows() {
@@ -57,17 +56,16 @@ double ratio_error(const std::pair<double, double>& a, const std::pair<double, d
 
 TEST_CASE("warp calibration: classroom kernels, absolute time and the lessons' ratios") {
   auto rows = classroom_rows();
-  REQUIRE(rows.count(kFitRecord));
+  REQUIRE(rows.size() == 52);
   double sum = 0;
   int n = 0, within_20 = 0;
   for (const auto& [id, t] : rows) {
-    if (id == kFitRecord) continue;
     double err = std::abs(t.second / t.first - 1);
     sum += err, ++n, within_20 += err <= 0.20;
   }
-  MESSAGE("held-out MAPE " << 100 * sum / n << " %, " << within_20 << " of " << n << " within 20 %");
-  CHECK(100 * sum / n < 16);  // 14.3 % today
-  CHECK(within_20 >= 34);     // 36 of 51 today
+  MESSAGE("MAPE " << 100 * sum / n << " %, " << within_20 << " of " << n << " within 20 %");
+  CHECK(100 * sum / n < 12.5);  // 11.3 % today (14.2 % on 51 records with graph_launch fitted on the 52nd)
+  CHECK(within_20 >= 42);       // 44 of 52 today (36 of 51)
   // naive ÷ tiled (16×16) at the sizes a lesson shows the gap at
   for (const char* size : {"g4096/b256/n1024", "g16384/b256/n2048"}) {
     auto naive = rows.at(std::string("classroom/matmul_naive/") + size + "/c0");
@@ -80,5 +78,14 @@ TEST_CASE("warp calibration: classroom kernels, absolute time and the lessons' r
   for (const char* b : {"g524288/b32", "g262144/b64", "g131072/b128", "g32768/b512", "g16384/b1024"}) {
     INFO(b);
     CHECK(std::abs(ratio_error(rows.at(std::string("classroom/vector_add/") + b + "/n16777216/c0"), base)) < 0.15);
+  }
+  // the small kernels a lesson starts with: launch-bound, within 20 % (softmax and tiled matmuls
+  // were 25-42 % slow with a 1.58 us graph launch)
+  for (const char* id : {"softmax/g64/b32/n0/c100", "softmax/g4096/b32/n0/c128", "softmax/g132/b32/n0/c128",
+                         "matmul_tiled/g16/b256/n64/c0", "matmul_tiled/g64/b256/n128/c0",
+                         "matmul_tiled/g256/b256/n256/c0", "reduction_shuffle/g256/b256/n65536/c0"}) {
+    auto t = rows.at(std::string("classroom/") + id);
+    INFO(id);
+    CHECK(std::abs(t.second / t.first - 1) < 0.20);
   }
 }
