@@ -217,8 +217,9 @@ std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c, boo
   return ready;
 }
 
-std::int64_t MemorySystem::atomic(int sm, std::int64_t t, const Coalesced& c, int depth) {
+std::int64_t MemorySystem::atomic(int sm, std::int64_t t, const Coalesced& c, int depth, std::int64_t& held_until) {
   std::int64_t ready = store(sm, t, c, true);
+  held_until = t;
   if (p_.atomic_line_cycles <= 0) return ready;
   // the request reaches L2 half a round trip after it leaves; atomics on one line are performed
   // one after another (read, add, write back), each depth x atomic_line cycles
@@ -226,7 +227,12 @@ std::int64_t MemorySystem::atomic(int sm, std::int64_t t, const Coalesced& c, in
   const double arrive = double(ready - p_.l2_latency) + half_trip;
   for (int i = 0; i < c.count; ++i) {
     double& line_free = atomic_free_[c.lines[i].line];
-    double performed = std::max(arrive, line_free) + p_.atomic_line_cycles * std::max(1, depth);
+    double accepted = arrive;
+    if (p_.atomic_queue > 0) {  // a full queue: the SM keeps the atomic until the line has room
+      accepted = std::max(arrive, line_free - p_.atomic_queue * p_.atomic_line_cycles);
+      held_until = std::max<std::int64_t>(held_until, std::int64_t(std::ceil(accepted - half_trip)));
+    }
+    double performed = std::max(accepted, line_free) + p_.atomic_line_cycles * std::max(1, depth);
     line_free = performed;
     atomics_done_ = std::max(atomics_done_, performed);
     ready = std::max<std::int64_t>(ready, std::int64_t(std::ceil(performed + half_trip)));

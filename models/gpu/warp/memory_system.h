@@ -51,8 +51,10 @@ class MemorySystem {
   std::int64_t store(int sm, std::int64_t t, const Coalesced& c, bool returns_data);
   // An atomic read-modify-write: a store's traffic, then the L2 performs it on each line in turn
   // with the line's earlier atomics (gpu.warp.atomic_line cycles per operation; `depth` operations
-  // where that many lanes share one address). Returns the cycle its result is back at the SM.
-  std::int64_t atomic(int sm, std::int64_t t, const Coalesced& c, int depth);
+  // where that many lanes share one address). A line's queue holds gpu.warp.atomic_queue
+  // operations: beyond that the SM holds the atomic back, and `held_until` (at least t) is the
+  // cycle it could hand it over. Returns the cycle its result is back at the SM.
+  std::int64_t atomic(int sm, std::int64_t t, const Coalesced& c, int depth, std::int64_t& held_until);
   // The cycle the last atomic issued so far is performed at L2 (a kernel ends no earlier).
   double atomics_done() const { return atomics_done_; }
   // Puts [base, base + bytes) in every L2 partition, as a previous launch that read or wrote it

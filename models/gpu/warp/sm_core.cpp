@@ -324,7 +324,11 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
       ps.sectors += std::uint64_t(c.sectors());
       ps.lines += std::uint64_t(c.count);
       if (fx.store) mem_.store(id_, t, c, false);
-      else if (fx.atomic) write(mem_.atomic(id_, t, c, same_address_depth(fx)), Stall::long_scoreboard);
+      else if (fx.atomic) {
+        std::int64_t held = t;
+        write(mem_.atomic(id_, t, c, same_address_depth(fx), held), Stall::long_scoreboard);
+        if (held > t) w.ready_at = held, w.ready_reason = Stall::lg_throttle;  // the line's queue is full
+      }
       else write(mem_.load(id_, t, c, in.l2_only), Stall::long_scoreboard);
     }
   } else if (in.op == Op::shfl) {

@@ -72,6 +72,9 @@ const ParamRegistration warp_params({"gpu"}, {
     real_param("gpu.warp.atomic_line",
                "cycles the L2 takes per atomic operation on one line; atomics on a line are performed one after another (0: not serialised)")
         .defaults_to("3.4").zero_allowed().at_most(kMaxCycles),
+    real_param("gpu.warp.atomic_queue",
+               "atomic operations one L2 line's queue holds; beyond that the SM holds a warp's atomic back (0: unbounded)")
+        .defaults_to("300").zero_allowed().at_most(1e9),
     structure("gpu.warp.shared.banks", "shared-memory banks", "32"),
     structure("gpu.warp.shared.bank_bytes", "bytes per bank per cycle", "4"),
     cycles("gpu.warp.shared.latency", "23", "shared-memory load latency without conflicts"),
@@ -132,6 +135,7 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.branch_cycles = w("gpu.warp.branch");
   p.barrier_cycles = w("gpu.warp.barrier");
   p.atomic_line_cycles = c.number("gpu.warp.atomic_line");
+  p.atomic_queue = c.number("gpu.warp.atomic_queue");
   p.banks = w("gpu.warp.shared.banks");
   p.bank_bytes = w("gpu.warp.shared.bank_bytes");
   p.shared_latency = w("gpu.warp.shared.latency");
