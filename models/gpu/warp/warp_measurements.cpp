@@ -4,6 +4,7 @@
 // `sample_sms` SMs with the blocks the hardware would give them and that share of the L2 and
 // DRAM bandwidth (MemorySystem); per-SM work and per-thread iteration counts are the measured
 // ones, so the predicted kernel time is the subset's time. Nothing is fitted per record.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fmt/format.h>
@@ -45,10 +46,14 @@ PredictionPlan make_plan(KernelPlan k) {
     o.args.grid = k.grid;
     o.args.block = k.block;
     o.args.args = k.args;
-    o.sample_sms = k.sample_sms;
     o.warm_l2 = k.graph;
     o.max_cycles = 100'000'000'000;  // the shipped microbenchmarks end; the long pointer chases pass 1e8 cycles
-    auto run = run_kernel(params, load_kernel(std::string(HWSIM_SOURCE_DIR) + (k.kernel.find('/') == std::string::npos ? "/workloads/kernels/" + k.kernel + ".hwk" : "/" + k.kernel)), o);
+    Program program = load_kernel(std::string(HWSIM_SOURCE_DIR) + (k.kernel.find('/') == std::string::npos ? "/workloads/kernels/" + k.kernel + ".hwk" : "/" + k.kernel));
+    // a subset of SMs runs blocks far apart in the grid, which never share an L2 line, so the
+    // queues that neighbouring blocks' atomics build on a line (gpu.warp.atomic_line) need every SM
+    const bool atomics = std::any_of(program.code.begin(), program.code.end(), [](const Instr& in) { return in.op == Op::atom_add; });
+    o.sample_sms = atomics ? 0 : k.sample_sms;
+    auto run = run_kernel(params, std::move(program), o);
     auto doc = kernel_document(*run);
     if (k.per_load) {
       const Buffer* cyc = run->memory.by_name("cyc");
