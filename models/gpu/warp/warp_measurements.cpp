@@ -3,7 +3,9 @@
 // bank-conflict grid is 34.6 M warp accesses), so the runs simulate a representative subset:
 // `sample_sms` SMs with the blocks the hardware would give them and that share of the L2 and
 // DRAM bandwidth (MemorySystem); per-SM work and per-thread iteration counts are the measured
-// ones, so the predicted kernel time is the subset's time. Nothing is fitted per record.
+// ones, so the predicted kernel time is the subset's time. A kernel with atomics runs on all SMs:
+// a subset's blocks lie far apart in the grid and never share the L2 lines whose atomic queues
+// neighbouring blocks build. Nothing is fitted per record.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -129,7 +131,8 @@ std::optional<PredictionPlan> occupancy_bw(const Measurement& m) {
 // The teaching kernels' CUDA twins (scripts/measure/campaign/classroom.cu): the record names the
 // shipped kernel, its grid, block and the hwsim command's --arg values; `tile` picks the tile-size
 // variant (matmul_tiled8.hwk, matmul_tiled32.hwk; 16 is matmul_tiled.hwk). Grids beyond four
-// blocks per SM simulate 2 SMs and their share (as the microbenchmarks do).
+// blocks per SM simulate 2 SMs and their share (as the microbenchmarks do), unless the kernel has
+// atomics (make_plan).
 std::optional<PredictionPlan> classroom(const Measurement& m) {
   auto kernel = record_text(m, "kernel");
   auto grid = whole(m, "grid"), block = whole(m, "block");
