@@ -136,20 +136,20 @@ std::optional<PredictionPlan> rows_plan(const Measurement& m) {
 }
 
 // Memory kinds over a flat buffer of `bytes_each` bytes (shared/calibration: copy, read_sum_fp32,
-// fill_fp32), also timed as repeated calls on one buffer set. The sum reads fp32 elements (a
-// reduction counts its values per thread in elements); a copy or fill is bytes whatever the type.
-std::optional<PredictionPlan> buffer_plan(const Measurement& m, const char* op) {
+// fill_fp32), also timed as repeated calls on one buffer set, as elements of `dtype`. The sum
+// reads fp32 elements (a reduction counts its values per thread in elements); a copy or fill moves
+// bytes whatever the type, so they are described as int8.
+std::optional<PredictionPlan> buffer_plan(const Measurement& m, const char* op, DType dtype) {
   auto bytes_each = record_whole(m, "bytes_each");
   if (!bytes_each) return std::nullopt;
-  bool sum = op == std::string("read_sum");
-  return PredictionPlan{fmt::format("elementwise:op={},T=1,D={},dtype={},repeat=4", op, sum ? *bytes_each / 4 : *bytes_each,
-                                    sum ? "fp32" : "int8"),
+  auto elements = std::int64_t(double(*bytes_each) / bytes_per_element(dtype));
+  return PredictionPlan{fmt::format("elementwise:op={},T=1,D={},dtype={},repeat=4", op, elements, dtype_name(dtype)),
                         third_call_seconds};
 }
 
-HWSIM_REGISTER_MEASUREMENT("copy", [](const Measurement& m) { return buffer_plan(m, "copy"); });
-HWSIM_REGISTER_MEASUREMENT("read_sum_fp32", [](const Measurement& m) { return buffer_plan(m, "read_sum"); });
-HWSIM_REGISTER_MEASUREMENT("fill_fp32", [](const Measurement& m) { return buffer_plan(m, "fill"); });
+HWSIM_REGISTER_MEASUREMENT("copy", [](const Measurement& m) { return buffer_plan(m, "copy", DType::int8); });
+HWSIM_REGISTER_MEASUREMENT("read_sum_fp32", [](const Measurement& m) { return buffer_plan(m, "read_sum", DType::fp32); });
+HWSIM_REGISTER_MEASUREMENT("fill_fp32", [](const Measurement& m) { return buffer_plan(m, "fill", DType::int8); });
 HWSIM_REGISTER_MEASUREMENT("add", rows_plan);
 HWSIM_REGISTER_MEASUREMENT("rmsnorm", rows_plan);
 HWSIM_REGISTER_MEASUREMENT("layernorm", rows_plan);

@@ -53,9 +53,6 @@ void warm_buffers(MemorySystem& mem, const GlobalMemory& memory, std::uint64_t l
   }
 }
 
-}  // namespace
-
-namespace {
 // The launch and the chip figures a report of the run needs (KernelRun's copies of them).
 void describe_launch(KernelRun& run, const WarpParams& p, const LaunchArgs& args) {
   run.grid = std::uint64_t(args.grid);
