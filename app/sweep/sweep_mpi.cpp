@@ -1,16 +1,13 @@
 #include "app/sweep/sweep_mpi.h"
 
+#include <climits>
 #include <cstdlib>
-#include <cstring>
-#include <vector>
+#include <dlfcn.h>
+#include <string_view>
+#include <unistd.h>
 
+#include "app/sweep/mpi_plugin_api.h"
 #include "sim/error.h"
-
-#ifdef HWSIM_HAVE_MPI
-#define OMPI_SKIP_MPICXX 1   // the C API only: the deprecated C++ bindings warn under -Wextra
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
-#endif
 
 namespace hwsim {
 
@@ -21,11 +18,30 @@ bool launched_by_mpi() {
     if (std::getenv(v)) return true;
   return false;
 }
-}  // namespace
 
-#ifdef HWSIM_HAVE_MPI
-namespace {
-bool started = false;
+const MpiPluginApi* plugin = nullptr;  // set while MPI is started
+int my_rank = 0;
+
+// The plugin beside the running executable (the build puts libhwsim_mpi.so next to hwsim).
+std::string plugin_path() {
+  char exe[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  std::string dir = n > 0 ? std::string(exe, std::size_t(n)) : std::string();
+  auto slash = dir.rfind('/');
+  dir = slash == std::string::npos ? std::string(".") : dir.substr(0, slash);
+  return dir + "/" + kHwsimMpiPluginFile;
+}
+
+const MpiPluginApi* load_plugin() {
+  const std::string path = plugin_path();
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);  // global: MPI's own plugins need its symbols
+  if (handle == nullptr)
+    usage_error("sweep under mpirun: cannot load " + path + " (" + ::dlerror() +
+                "); it is built beside hwsim when CMake finds MPI (Debian: libopenmpi-dev)");
+  auto api = reinterpret_cast<const MpiPluginApi* (*)()>(::dlsym(handle, kHwsimMpiPluginSymbol));
+  if (api == nullptr) usage_error("sweep under mpirun: " + path + " has no " + kHwsimMpiPluginSymbol);
+  return api();
+}
 
 // "index\tline" records, one after another (a line ends in '\n' and holds no tab at its start).
 std::string pack(const std::map<std::size_t, std::string>& rows) {
@@ -34,17 +50,16 @@ std::string pack(const std::map<std::size_t, std::string>& rows) {
   return out;
 }
 
-void unpack(const char* data, std::size_t size, std::map<std::size_t, std::string>& rows) {
+void unpack(const std::string& data, std::map<std::size_t, std::string>& rows) {
   std::size_t at = 0;
-  while (at < size) {
-    std::size_t tab = std::string_view(data + at, size - at).find('\t') + at;
-    std::size_t end = std::string_view(data + tab, size - tab).find('\n') + tab + 1;
-    rows[std::stoull(std::string(data + at, tab - at))] = std::string(data + tab + 1, end - tab - 1);
+  while (at < data.size()) {
+    std::size_t tab = data.find('\t', at);
+    std::size_t end = data.find('\n', tab) + 1;
+    rows[std::stoull(data.substr(at, tab - at))] = data.substr(tab + 1, end - tab - 1);
     at = end;
   }
 }
 }  // namespace
-#endif
 
 bool built_with_mpi() {
 #ifdef HWSIM_HAVE_MPI
@@ -57,58 +72,34 @@ bool built_with_mpi() {
 MpiWorld start_mpi_if_launched() {
   MpiWorld world;
   if (!launched_by_mpi()) return world;
-#ifndef HWSIM_HAVE_MPI
   // Every rank would run every point and write the same file: refuse instead.
-  usage_error("sweep under mpirun: this hwsim was built without MPI (install libopenmpi-dev and rebuild)");
-#else
-  MPI_Init(nullptr, nullptr);
-  started = true;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &world.ranks);
-#endif
+  if (!built_with_mpi())
+    usage_error("sweep under mpirun: this hwsim was built without MPI (install libopenmpi-dev and rebuild)");
+  const MpiPluginApi* api = load_plugin();
+  api->start(&world.rank, &world.ranks);
+  plugin = api;
+  my_rank = world.rank;
   return world;
 }
 
 void stop_mpi() {
-#ifdef HWSIM_HAVE_MPI
-  if (started) MPI_Finalize();
-  started = false;
-#endif
+  if (plugin != nullptr) plugin->stop();
+  plugin = nullptr;
 }
 
 std::map<std::size_t, std::string> gather_sweep_rows(const std::map<std::size_t, std::string>& mine,
                                                      std::size_t failed_here, std::size_t& failed_elsewhere) {
-  std::map<std::size_t, std::string> all;
   failed_elsewhere = 0;
-#ifdef HWSIM_HAVE_MPI
-  if (started) {
-    int rank = 0, ranks = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    std::string packed = pack(mine);
-    long long size = static_cast<long long>(packed.size()), failed = static_cast<long long>(failed_here), total_failed = 0;
-    const auto n = static_cast<std::size_t>(ranks);
-    std::vector<long long> sizes(n, 0);
-    MPI_Gather(&size, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&failed, &total_failed, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    std::vector<int> counts(n, 0), offsets(n, 0);
-    int total = 0;
-    for (std::size_t r = 0; r < n; ++r) {
-      counts[r] = static_cast<int>(sizes[r]);
-      offsets[r] = total;
-      total += counts[r];
-    }
-    std::vector<char> buffer(rank == 0 ? std::size_t(total) + 1 : 1);
-    MPI_Gatherv(packed.data(), int(size), MPI_CHAR, buffer.data(), counts.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-      unpack(buffer.data(), std::size_t(total), all);
-      failed_elsewhere = std::size_t(total_failed) - failed_here;
-    }
-    return all;
+  if (plugin == nullptr) return mine;
+  std::string all;
+  long long total_failed = 0;
+  plugin->gather(pack(mine), static_cast<long long>(failed_here), &all, &total_failed);
+  std::map<std::size_t, std::string> rows;
+  if (my_rank == 0) {
+    unpack(all, rows);
+    failed_elsewhere = std::size_t(total_failed) - failed_here;
   }
-#endif
-  (void)failed_here;
-  return mine;
+  return rows;
 }
 
 }  // namespace hwsim

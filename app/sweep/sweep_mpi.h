@@ -1,7 +1,8 @@
 #pragma once
 // Many machines: `mpirun -np N hwsim sweep ...` gives every rank the points whose index % N is its
 // rank; rank 0 gathers the rows and writes the one output. Built with MPI when CMake finds it
-// (HWSIM_HAVE_MPI); without it a sweep is always one rank and these do nothing.
+// (HWSIM_HAVE_MPI), as the plugin libhwsim_mpi.so beside hwsim, loaded only under a launcher
+// (app/sweep/mpi_plugin_api.h); without it a sweep is always one rank and these do nothing.
 #include <cstddef>
 #include <map>
 #include <string>
