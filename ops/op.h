@@ -60,6 +60,9 @@ struct StreamOp {
   // Bytes of one element of the input (0: not stated, read as fp32). Reductions count the values
   // each thread sums in elements.
   double element_bytes = 0;
+  // An operand is broadcast along the rows (x − max[:, None]): the framework cannot run it as a
+  // plain vectorised stream (PyTorch takes its unvectorised elementwise kernel).
+  bool broadcast = false;
 };
 
 // Scaled-dot-product attention over a KV cache: `batch` sequences, `heads` query heads sharing

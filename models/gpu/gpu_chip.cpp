@@ -124,6 +124,7 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.gemm_library = GemmLibraryHabits::from_config(c);
   g.attention_library = AttentionHabits::from_config(c);
   g.quant_library = QuantHabits::from_config(c);
+  g.elementwise_library = ElementwiseHabits::from_config(c);
   g.paths = SmInstructionPaths::from_config(c);
   return g;
 }

@@ -9,6 +9,7 @@
 #include "models/gpu/library_habits.h"
 #include "models/gpu/power/gpu_power_params.h"
 #include "models/gpu/library_habits_attention.h"
+#include "models/gpu/library_habits_elementwise.h"
 #include "models/gpu/library_habits_quant.h"
 #include "models/gpu/vendor_vocabulary.h"
 #include "ops/dtype.h"
@@ -53,6 +54,7 @@ struct GpuChip {
   GemmLibraryHabits gemm_library;
   AttentionHabits attention_library;  // attention implementations offered, SDPA's order
   QuantHabits quant_library;          // the fused weight-only GEMM kernel
+  ElementwiseHabits elementwise_library;  // PyTorch's unvectorised elementwise and softmax kernels
   SmInstructionPaths paths;           // mma.sync share of the tensor rate, the LSU path without TMA
 
   // Power and energy (models/gpu/power/gpu_power_params.h): the board limit the clock governor

@@ -23,12 +23,14 @@ FusedQuantKernel fused_quant_kernel(const std::string& name) {
     // lop3 magic-number conversion and one fma per pair of weights.
     k.m_tile = 64, k.n_tile = 256, k.k_step = 64, k.threads = 256, k.stages = 4, k.stripe_k = true;
     k.dequant_ops_per_weight = 1.0;
+    k.activation_bytes_per_clock = 128;  // cp.async of whole lines
     return k;
   }
   // tinygemm: kMTileSize 16, kNTileSize 8, 8 warps each loading 8 k-tiles of 16 (128 K) per step;
   // per 8 weights 4 lop3 (int4 → bf16 with the magic bias), 4 fma.bf16x2 (bias), 4 hfma2 (scale, zero).
   k.m_tile = 16, k.n_tile = 8, k.k_step = 128, k.threads = 256, k.stages = 1, k.stripe_k = false;
   k.dequant_ops_per_weight = 1.5;
+  k.activation_bytes_per_clock = 16;  // 32-bit fragment loads: 16 bytes from each of 8 lines per access
   return k;
 }
 

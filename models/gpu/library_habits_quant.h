@@ -5,10 +5,13 @@
 //    warps per 16×8 output tile (m16n8k16 mma.sync), walking the whole K; the warps split K and sum
 //    in shared memory. Every CTA re-reads its 16 activation rows and re-dequantises its weights, so
 //    the weight traffic and the dequantisation grow with ceil(M/16) while the activation traffic
-//    grows with N/8 · M.
+//    grows with N/8 · M. Its A fragments are loaded as 32-bit words straight into registers (the
+//    m16n8k16 layout): one warp access takes 16 bytes from each of 8 rows, 8 lines, so the L1
+//    passes 16 activation bytes a clock.
 //  - marlin: vLLM's Marlin (IST-DASLab, 2024). Persistent CTAs, up to 64 activation rows per pass
 //    held in shared memory, 256 weight columns per CTA, stripes of K spread over every SM, a
-//    4-stage cp.async pipeline; weights stream from DRAM once per 64 rows.
+//    4-stage cp.async pipeline (16-byte copies, whole lines); weights stream from DRAM once per 64
+//    rows.
 #include <string>
 
 namespace hwsim {
@@ -24,6 +27,9 @@ struct FusedQuantKernel {
   int stages = 1;                 // K steps in flight
   bool stripe_k = false;          // true: K split so that every SM gets an equal share (Marlin)
   double dequant_ops_per_weight = 1.5;  // FP32/ALU-pipe lane instructions to unpack and scale one weight
+  // Activation bytes one SM's L1 delivers per clock to this kernel's loads: it handles one 128-byte
+  // line (a wavefront) per clock, and the kernel's access pattern decides how much of it is used.
+  double activation_bytes_per_clock = 128;
 };
 
 struct QuantHabits {

@@ -55,8 +55,13 @@ TEST_CASE("contrast: unaligned GEMM sizes and base addresses") {
 }
 
 TEST_CASE("contrast: fused versus five-kernel softmax") {
+  // Five kernels (eight passes over the tensor, two of them on PyTorch's unvectorised broadcast
+  // kernel) against one instruction-bound kernel reading the tensor once: the H100 measured 2.19x
+  // in bf16 and 2.85x in fp32 (data/measurements/h100_fidelity.jsonl, 8192 x 8192).
   double fused = seconds("elementwise:op=softmax,T=8192,D=8192");
   double unfused = seconds("elementwise:op=softmax,T=8192,D=8192,impl=unfused");
-  // Eight passes over the 134 MB tensor against one read and one write.
-  CHECK(unfused > 2.5 * fused);
+  CHECK(unfused / fused == doctest::Approx(2.19).epsilon(0.15));
+  double fused32 = seconds("elementwise:op=softmax,T=8192,D=8192,dtype=fp32");
+  double unfused32 = seconds("elementwise:op=softmax,T=8192,D=8192,impl=unfused,dtype=fp32");
+  CHECK(unfused32 / fused32 == doctest::Approx(2.85).epsilon(0.15));
 }

@@ -34,6 +34,7 @@ class MathPath {
               std::int64_t out, const char* lowering = "elementwise") {
     StreamOp s;
     s.bytes_read = read, s.bytes_written = written, s.flops = flops, s.rows = std::int64_t(rows);
+    s.element_bytes = bytes_per_element(work_);
     Kernel k = lower_stream(s, name_ + "." + part, lowering, chip_, TensorIds{in, out}, next_base());
     k.op_class = "attention";
     kernels_.push_back(std::move(k));

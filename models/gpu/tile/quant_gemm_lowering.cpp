@@ -18,8 +18,6 @@ constexpr double kScaleBytes = 2;  // bf16 scale, and as much again for the zero
 // A standalone dequantisation kernel per weight: unpack (shift, mask), int → float, (q − zero)·scale,
 // convert to the activation dtype: about this many FP32-pipe lane instructions.
 constexpr double kSeparateDequantOpsPerWeight = 4;
-// One framework elementwise op (a cast, a multiply): one lane instruction per weight.
-constexpr double kEagerOpsPerWeight = 1;
 // A thread block of the dequantisation kernel (an elementwise kernel: 256 threads, each with four
 // 16-byte accesses in flight) and the least data one CTA takes.
 constexpr double kDequantThreads = 256;
@@ -51,7 +49,8 @@ class FusedBuilder {
         ea_(bytes_per_element(g.a)), eb_(bytes_per_element(g.b)), eo_(bytes_per_element(g.out)),
         scale_per_weight_(quant_scale_bytes(g) / weights(g)), passes_(ceil_div(g.m, q_.m_tile)),
         tn_(ceil_div(g.n, q_.n_tile)),
-        dequant_flops_per_weight_(q_.dequant_ops_per_weight / lane_rate(chip) * fused_rate(g, chip)) {}
+        dequant_flops_per_weight_(q_.dequant_ops_per_weight / lane_rate(chip) * fused_rate(g, chip)),
+        load_flops_per_byte_(fused_rate(g, chip) / (q_.activation_bytes_per_clock * chip.clock_hz)) {}
 
   Kernel build(const std::string& name) {
     Kernel k = header(name);
@@ -116,9 +115,11 @@ class FusedBuilder {
       // The MMA runs on whole m16 tiles of rows: a pass shorter than m_tile computes the padding.
       double padded_rows = double(round_up(std::int64_t(p.rows), 16));
       double dequant = p.cols * span * dequant_flops_per_weight_;
-      c.flops += 2.0 * padded_rows * p.cols * span + dequant;
+      // The L1's clocks for the activation rows, as the math they keep the SM from (load_flops_per_byte_).
+      double loads = p.rows * span * ea_ * load_flops_per_byte_;
+      c.flops += 2.0 * padded_rows * p.cols * span + dequant + loads;
       dequant_flops_ += dequant;
-      total_flops_ += 2.0 * padded_rows * p.cols * span + dequant;
+      total_flops_ += 2.0 * padded_rows * p.cols * span + dequant + loads;
       for (const auto& r : activation_reads(p)) c.reads.push_back(r);
       double packed = p.cols * span * (eb_ + scale_per_weight_);
       c.reads.push_back({base_ + (std::int64_t(1) << 32) + p.grp * tn_ + p.j, packed, p.k_begin * p.cols * (eb_ + scale_per_weight_)});
@@ -157,6 +158,7 @@ class FusedBuilder {
   double ea_, eb_, eo_, scale_per_weight_;
   std::int64_t passes_, tn_;
   double dequant_flops_per_weight_;
+  double load_flops_per_byte_;  // SM time of an activation byte through the L1, in the kernel's FLOPs
   double dequant_flops_ = 0, total_flops_ = 0, weight_bytes_read_ = 0;
 };
 
@@ -241,9 +243,11 @@ std::vector<Kernel> dequant_kernels(const GemmOp& g, const std::vector<Panel>& p
     workload_error(fmt::format("{}: dequant=eager is modelled for int8 and fp8 weights (a cast and a multiply); "
                                "packed int4 needs dequant=fused or separate", name));
   const std::int64_t temp = std::int64_t(1) << 34;  // the cast's output panels, beside the GEMM's
-  return {weight_pass(g, panels, {".cast", bytes_per_element(g.b), kEagerOpsPerWeight, -1, temp}, name, chip,
+  // Both framework ops run on PyTorch's unvectorised elementwise kernels (ElementwiseHabits).
+  const double ops = chip.elementwise_library.unvectorized_ops_per_element;
+  return {weight_pass(g, panels, {".cast", bytes_per_element(g.b), ops, -1, temp}, name, chip,
                       fmt::format("{}.to({})", dtype_name(g.b), dtype_name(g.a))),
-          weight_pass(g, panels, {".scale", ea + quant_scale_bytes(g) / weights(g), kEagerOpsPerWeight, temp, 0},
+          weight_pass(g, panels, {".scale", ea + quant_scale_bytes(g) / weights(g), ops, temp, 0},
                       name, chip, "· per-channel scales")};
 }
 

@@ -19,18 +19,27 @@ constexpr double kBytesInFlightPerThread = 64;
 constexpr double kNormBytesInFlightPerThread = 8;
 constexpr double kNormMaxCtasPerSlot = 4;  // beyond this, rows share CTAs (grid-stride loop)
 // Softmax (PyTorch SoftMax.cu): rows up to 1024 elements and 4 KiB are held in registers by a warp
-// (persistent softmax: one pass); longer rows are walked three times by a CTA (max, sum of exp,
-// normalise-and-store), the later passes from L2, with vectorised loads.
+// (persistent softmax: one pass); longer rows that fit a block's shared memory (the 48 KiB a block
+// gets without opting in; the few bytes of its reduction buffer aside) are read once into it
+// (cunn_SoftMaxForwardSmem), a CTA bound by its instructions per element (ElementwiseHabits);
+// longer rows still are walked three times by a CTA (max, sum of exp, normalise-and-store), the
+// later passes from L2, with vectorised loads.
 constexpr double kPersistentSoftmaxRowBytes = 4096;
+constexpr double kPersistentSoftmaxRowElements = 1024;
+constexpr double kSmemSoftmaxRowBytes = 48 * 1024;
 constexpr int kBlockSoftmaxPasses = 3;
+// Elements of an op that does not say (StreamOp::element_bytes = 0) are fp32.
+constexpr double kDefaultElementBytes = 4;
 // DRAM and L2 move 32-byte sectors (StreamOp::strided_read_bytes: how much of one a strided
 // access uses).
 constexpr double kSectorBytes = 32;
 
 // One CTA per row (up to kNormMaxCtasPerSlot per slot), each reading its row `passes` times (the
-// passes after the first from L2) plus the shared weights (bytes read beyond the rows).
+// passes after the first from L2) plus the shared weights (bytes read beyond the rows), and
+// issuing `ops_per_row_byte` FP32-pipe lane instructions per byte of its rows on top of the op's
+// arithmetic.
 Kernel lower_rows(const StreamOp& op, const GpuChip& chip, TensorIds tensors, std::int64_t weights_object, Kernel k,
-                  double bytes_per_thread, int passes, const char* what) {
+                  double bytes_per_thread, int passes, const char* what, double ops_per_row_byte = 0) {
   k.bytes_in_flight = kThreadsPerCta * bytes_per_thread;
   double slots = double(chip.sm_count) * k.ctas_per_sm;
   double rows = double(std::max<std::int64_t>(1, op.rows));
@@ -44,7 +53,7 @@ Kernel lower_rows(const StreamOp& op, const GpuChip& chip, TensorIds tensors, st
                          rows_per_cta, passes, passes > 1 ? "es" : "");
   for (std::int64_t i = 0; i < std::int64_t(ctas); ++i) {
     CtaWork c;
-    c.flops = op.flops / ctas;
+    c.flops = op.flops / ctas + 2 * ops_per_row_byte * row_read * rows_per_cta;  // an instruction: 2 FLOP
     double begin = row_read * rows_per_cta * double(i), end = begin + row_read * rows_per_cta;
     // The later passes re-read the row; with no tensor identity they still come from L2.
     std::int64_t row_tensor = tensors.input >= 0 ? tensors.input : -1;
@@ -80,9 +89,15 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
     return lower_rows(op, chip, tensors, object_base, std::move(k), kNormBytesInFlightPerThread, 2, "row-norm");
   if (op_class == "reduction") return lower_reduction(op, chip, tensors, std::move(k));
   if (op_class == "softmax") {
-    bool persistent = op.bytes_read / double(std::max<std::int64_t>(1, op.rows)) <= kPersistentSoftmaxRowBytes;
-    return lower_rows(op, chip, tensors, object_base, std::move(k), kBytesInFlightPerThread,
-                      persistent ? 1 : kBlockSoftmaxPasses, persistent ? "softmax (persistent)" : "softmax");
+    double row_bytes = op.bytes_read / double(std::max<std::int64_t>(1, op.rows));
+    double e = op.element_bytes > 0 ? op.element_bytes : kDefaultElementBytes;
+    if (row_bytes <= kPersistentSoftmaxRowBytes && row_bytes / e <= kPersistentSoftmaxRowElements)
+      return lower_rows(op, chip, tensors, object_base, std::move(k), kBytesInFlightPerThread, 1, "softmax (persistent)");
+    if (row_bytes <= kSmemSoftmaxRowBytes)
+      return lower_rows(op, chip, tensors, object_base, std::move(k), kBytesInFlightPerThread, 1,
+                        "softmax (shared memory)", chip.elementwise_library.softmax_ops_per_element / e);
+    return lower_rows(op, chip, tensors, object_base, std::move(k), kBytesInFlightPerThread, kBlockSoftmaxPasses,
+                      "softmax");
   }
   // Strided reads (a transposing copy): each access moves a whole sector through L2 for the few
   // bytes it uses; the sector's other bytes are found in L2 by later accesses.
@@ -95,9 +110,12 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   ctas = std::max(1.0, std::min(ctas, std::ceil(total / 512.0)));
   k.config = fmt::format("stream {} CTAs x {} threads ({} CTA/SM)", ctas, kThreadsPerCta, k.ctas_per_sm);
   k.ctas.reserve(std::size_t(ctas));
+  // A broadcast operand: PyTorch's unvectorised kernel, bound by its instructions per element.
+  double e = op.element_bytes > 0 ? op.element_bytes : kDefaultElementBytes;
+  double issue = op.broadcast ? 2 * chip.elementwise_library.unvectorized_ops_per_element * op.bytes_written / e : 0;
   for (int i = 0; i < int(ctas); ++i) {
     CtaWork c;
-    c.flops = op.flops / ctas;
+    c.flops = (op.flops + issue) / ctas;
     double read_share = op.bytes_read / ctas, write_share = op.bytes_written / ctas;
     c.reads = tensor_blocks(tensors.input, read_share * i, read_share * (i + 1));
     c.writes = tensor_blocks(tensors.output, write_share * i, write_share * (i + 1));
