@@ -60,9 +60,11 @@ struct StreamOp {
   // Bytes of one element of the input (0: not stated, read as fp32). Reductions count the values
   // each thread sums in elements.
   double element_bytes = 0;
-  // An operand is broadcast along the rows (x − max[:, None]): the framework cannot run it as a
-  // plain vectorised stream (PyTorch takes its unvectorised elementwise kernel).
-  bool broadcast = false;
+  // The framework runs it on its unvectorised elementwise kernel: PyTorch's vectorised one needs
+  // every operand contiguous and of one dtype, so an operand broadcast along a dimension
+  // (x − max[:, None], q · cos over the heads), a strided view (a slice of a fused projection's
+  // output) or a cast between dtypes takes the slower path (element_bytes must then be set).
+  bool unvectorized = false;
 };
 
 // Scaled-dot-product attention over a KV cache: `batch` sequences, `heads` query heads sharing

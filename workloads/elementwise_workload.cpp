@@ -101,7 +101,7 @@ Workload build_elementwise(const WorkloadSpec& spec) {
       s.flops = p.flops * double(rows) * double(cols);
       s.rows = rows;
       s.element_bytes = e;
-      s.broadcast = p.row_reads > 0 && p.writes > 0;  // a [T, 1] vector against the [T, D] tensor
+      s.unvectorized = p.row_reads > 0 && p.writes > 0;  // a [T, 1] vector broadcast against [T, D]
       if (p.op_class == std::string("transpose")) s.strided_read_bytes = e;  // one element per strided read
       bool last = i + 1 == passes.size();
       std::string output = last ? "out" + set : fmt::format("tmp{}{}", i, set);

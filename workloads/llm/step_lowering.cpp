@@ -109,6 +109,14 @@ class StepBuilder {
     op.bytes_read = read, op.bytes_written = written, op.flops = flops, op.rows = rows;
     return op;
   }
+  // An eager part that PyTorch runs on its unvectorised kernel (StreamOp::unvectorized): it reads a
+  // strided slice of a fused projection's output (q, k and v of qkv, gate and up of gate_up) or a
+  // table broadcast over the heads (cos, sin).
+  StreamOp unvectorized(StreamOp op) const {
+    op.unvectorized = true;
+    op.element_bytes = a_;
+    return op;
+  }
 
   // Token rows of the table in (learned positions: plus the position rows, added).
   OpVertex embed() {
@@ -167,7 +175,7 @@ class StepBuilder {
     double new_kv = T_ * 2 * G * D;
     std::vector<OpVertex> kv_inputs = {q_and_k};
     if (q_and_k != qkv) kv_inputs.push_back(qkv);
-    StreamOp half = stream(new_kv / 2 * a_, new_kv / 2 * kv, 0, s_.tokens());
+    StreamOp half = unvectorized(stream(new_kv / 2 * a_, new_kv / 2 * kv, 0, s_.tokens()));  // strided k, v
     std::vector<OpPart> copies = {{name("kv_append.k"), half, {composite_input(0)}},
                                   {name("kv_append.v"), half, {composite_input(int(kv_inputs.size()) - 1), 0}}};
     OpVertex append = add(name("kv_append"), "elementwise", stream(new_kv * a_, new_kv * kv, 0, s_.tokens()), kv_inputs,
@@ -241,10 +249,10 @@ class StepBuilder {
       std::int64_t rows = s_.tokens();
       double elements = bytes / a_;
       int first = int(parts.size());
-      parts.push_back({p + ".neg", stream(bytes / 2, bytes / 2, elements / 2, rows), {composite_input(0)}});
+      parts.push_back({p + ".neg", unvectorized(stream(bytes / 2, bytes / 2, elements / 2, rows)), {composite_input(0)}});
       parts.push_back({p + ".cat", stream(bytes, bytes, 0, rows), {first}});
-      parts.push_back({p + ".mul_cos", stream(bytes, bytes, elements, rows), {composite_input(0)}});
-      parts.push_back({p + ".mul_sin", stream(bytes, bytes, elements, rows), {first + 1}});
+      parts.push_back({p + ".mul_cos", unvectorized(stream(bytes, bytes, elements, rows)), {composite_input(0)}});
+      parts.push_back({p + ".mul_sin", unvectorized(stream(bytes, bytes, elements, rows)), {first + 1}});
       parts.push_back({p + ".add", stream(2 * bytes, bytes, elements, rows), {first + 2, first + 3}});
     }
     return parts;
@@ -258,9 +266,9 @@ class StepBuilder {
     if (m_.gated) {
       // Its parts: silu(gate) then ·up, the first writing silu(gate) for the second.
       std::vector<OpPart> parts = {
-          {layer_prefix + tag + m_.activation, stream(r * f * a_, r * f * a_, (kSiluMulFlops - 1) * r * f, rows),
-           {composite_input(0)}},
-          {layer_prefix + tag + m_.activation + "_mul", stream(2 * r * f * a_, r * f * a_, r * f, rows),
+          {layer_prefix + tag + m_.activation,
+           unvectorized(stream(r * f * a_, r * f * a_, (kSiluMulFlops - 1) * r * f, rows)), {composite_input(0)}},
+          {layer_prefix + tag + m_.activation + "_mul", unvectorized(stream(2 * r * f * a_, r * f * a_, r * f, rows)),
            {0, composite_input(0)}}};
       return add(layer_prefix + tag + m_.activation + "_mul", "elementwise",
                  stream(2 * r * f * a_, r * f * a_, kSiluMulFlops * r * f, rows), {in}, std::move(parts));

@@ -110,9 +110,9 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   ctas = std::max(1.0, std::min(ctas, std::ceil(total / 512.0)));
   k.config = fmt::format("stream {} CTAs x {} threads ({} CTA/SM)", ctas, kThreadsPerCta, k.ctas_per_sm);
   k.ctas.reserve(std::size_t(ctas));
-  // A broadcast operand: PyTorch's unvectorised kernel, bound by its instructions per element.
+  // PyTorch's unvectorised kernel is bound by its instructions per element (ElementwiseHabits).
   double e = op.element_bytes > 0 ? op.element_bytes : kDefaultElementBytes;
-  double issue = op.broadcast ? 2 * chip.elementwise_library.unvectorized_ops_per_element * op.bytes_written / e : 0;
+  double issue = op.unvectorized ? 2 * chip.elementwise_library.unvectorized_ops_per_element * op.bytes_written / e : 0;
   for (int i = 0; i < int(ctas); ++i) {
     CtaWork c;
     c.flops = (op.flops + issue) / ctas;
