@@ -32,6 +32,10 @@ const ParamRegistration habit_params({"gpu"}, {
                "GEMM kernels renumber thread blocks so each partition (XCD) takes a contiguous run of output tiles "
                "(hipBLASLt WorkGroupMappingXCC) instead of every gpu.partitions-th one")
         .defaults_to("false"),
+    bool_param("gpu.tile.int8_mma_sync",
+               "int8 GEMMs (torch._int_mm: cuBLASLt, int32 accumulation) run on Ampere-style mma.sync kernels, at "
+               "gpu.sm.mma_sync_fraction of the warpgroup rate")
+        .defaults_to("false"),
 });
 
 int parse_edge(std::string_view s, const std::string& where) {
@@ -81,6 +85,7 @@ GemmLibraryHabits GemmLibraryHabits::from_config(const Config& c) {
                                    c.value("gpu.tile.simt_gemm_tiles").origin, false);
   h.register_prefetch_stages = int(c.whole("gpu.tile.register_prefetch_stages"));
   h.partition_remap = c.flag("gpu.tile.gemm_partition_remap");
+  h.int8_mma_sync = c.flag("gpu.tile.int8_mma_sync");
   return h;
 }
 

@@ -142,7 +142,8 @@ DType gemm_math_dtype(const GemmOp& g) {
 double gemm_sm_flop_rate(const GemmOp& g, const GpuChip& chip, bool tma) {
   DType math = gemm_math_dtype(g);
   if (math == DType::fp32) return chip.flop_rate_per_sm(math, g.acc) * chip.simt_efficiency;
-  double path = tma ? 1.0 : chip.paths.mma_sync_fraction;
+  bool mma_sync = !tma || (math == DType::int8 && chip.gemm_library.int8_mma_sync);
+  double path = mma_sync ? chip.paths.mma_sync_fraction : 1.0;
   return chip.flop_rate_per_sm(math, g.acc) * chip.tensor_efficiency * path;  // acc = fp16: the FP16-accumulate rate
 }
 
