@@ -19,8 +19,6 @@ constexpr std::int64_t kMaxValuesPerThread = 256;
 // Each thread keeps four elements in flight (vt0 = 4: one 4-element vector load, or four scalar
 // loads unrolled) and waits for them before its next load: the loop is latency-bound.
 constexpr int kElementsInFlight = 4;
-// Elements of an op that does not say (StreamOp::element_bytes = 0) are fp32.
-constexpr double kDefaultElementBytes = 4;
 
 std::int64_t div_up(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -66,7 +64,7 @@ ReduceShape reduce_shape(std::int64_t outputs, std::int64_t inputs_per_output, i
 }
 
 Kernel lower_reduction(const StreamOp& op, const GpuChip& chip, TensorIds tensors, Kernel k) {
-  double e = op.element_bytes > 0 ? op.element_bytes : kDefaultElementBytes;
+  double e = stream_element_bytes(op);
   std::int64_t rows = std::max<std::int64_t>(1, op.rows);
   auto per_row = std::int64_t(std::max(1.0, op.bytes_read / double(rows) / e));
   ReduceShape s = reduce_shape(rows, per_row, chip.threads_per_sm(), chip.sm_count);

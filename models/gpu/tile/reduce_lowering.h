@@ -15,6 +15,11 @@
 
 namespace hwsim {
 
+// Bytes of one input element of a stream op: its element_bytes, or fp32's 4 where it does not say
+// (the StreamOp contract). Reductions, softmax and the unvectorised elementwise kernels count in
+// elements.
+inline double stream_element_bytes(const StreamOp& op) { return op.element_bytes > 0 ? op.element_bytes : 4; }
+
 // The launch shape setReduceConfig picks (contiguous reduced dimension).
 struct ReduceShape {
   int threads = 1;                  // per CTA (block_width × block_height)

@@ -28,8 +28,6 @@ constexpr double kPersistentSoftmaxRowBytes = 4096;
 constexpr double kPersistentSoftmaxRowElements = 1024;
 constexpr double kSmemSoftmaxRowBytes = 48 * 1024;
 constexpr int kBlockSoftmaxPasses = 3;
-// Elements of an op that does not say (StreamOp::element_bytes = 0) are fp32.
-constexpr double kDefaultElementBytes = 4;
 // DRAM and L2 move 32-byte sectors (StreamOp::strided_read_bytes: how much of one a strided
 // access uses).
 constexpr double kSectorBytes = 32;
@@ -90,7 +88,7 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   if (op_class == "reduction") return lower_reduction(op, chip, tensors, std::move(k));
   if (op_class == "softmax") {
     double row_bytes = op.bytes_read / double(std::max<std::int64_t>(1, op.rows));
-    double e = op.element_bytes > 0 ? op.element_bytes : kDefaultElementBytes;
+    double e = stream_element_bytes(op);
     if (row_bytes <= kPersistentSoftmaxRowBytes && row_bytes / e <= kPersistentSoftmaxRowElements)
       return lower_rows(op, chip, tensors, object_base, std::move(k), kBytesInFlightPerThread, 1, "softmax (persistent)");
     if (row_bytes <= kSmemSoftmaxRowBytes)
@@ -111,7 +109,7 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.config = fmt::format("stream {} CTAs x {} threads ({} CTA/SM)", ctas, kThreadsPerCta, k.ctas_per_sm);
   k.ctas.reserve(std::size_t(ctas));
   // PyTorch's unvectorised kernel is bound by its instructions per element (ElementwiseHabits).
-  double e = op.element_bytes > 0 ? op.element_bytes : kDefaultElementBytes;
+  double e = stream_element_bytes(op);
   double issue = op.unvectorized ? 2 * chip.elementwise_library.unvectorized_ops_per_element * op.bytes_written / e : 0;
   for (int i = 0; i < int(ctas); ++i) {
     CtaWork c;
