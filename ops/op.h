@@ -21,6 +21,12 @@ namespace hwsim {
 // same format.
 enum class Dequant { fused, separate, eager };
 
+// Which fused weight-only kernel (Dequant::fused) runs a GEMM: `automatic` — the chip's software
+// stack's (gpu.quant.fused_kernel); `tinygemm` — PyTorch's _weight_int4pack_mm design; `marlin` —
+// vLLM's Marlin; `int8pack` — PyTorch's _weight_int8pack_mm on CUDA (int8 weights only: one
+// thread per output element, a loop over K).
+enum class QuantKernel { automatic, tinygemm, marlin, int8pack };
+
 // Where the operands sit in memory, for the alignment rules GEMM libraries follow (vector loads and
 // TMA need 16-byte aligned rows and base addresses). Leading dimensions in elements between
 // consecutive rows — x[M,K]: lda, W[N,K]: ldb, out[M,N]: ldc; 0 = packed (K, K, N) — and the
@@ -40,6 +46,7 @@ struct GemmOp {
   DType a = DType::bf16, b = DType::bf16, out = DType::bf16;
   DType acc = DType::fp32;
   Dequant dequant = Dequant::fused;  // weight-only formats (b narrower than a)
+  QuantKernel quant_kernel = QuantKernel::automatic;  // with Dequant::fused
   GemmLayout layout;
   // Packed rows (no explicit leading dimension) are padded by the runtime to the widest vector
   // access: a compiled model graph (TensorRT, a TFLite delegate) lays out its own tensors. False: the

@@ -1,7 +1,9 @@
-// gemm:M=..,N=..,K=..,dtype=..,acc=..,weights=..,dequant=..,lda=..,offset=..,repeat=.. — matrix
+// gemm:M=..,N=..,K=..,dtype=..,acc=..,weights=..,dequant=..,quant_kernel=..,lda=..,offset=..,repeat=.. — matrix
 // multiplies out[M,N] = x[M,K] · W[N,K]ᵀ.
+#include <algorithm>
 #include <fmt/format.h>
 
+#include "sim/did_you_mean.h"
 #include "sim/error.h"
 #include "workloads/llm/llm_run.h"
 #include "workloads/workload.h"
@@ -66,6 +68,28 @@ GemmLayout gemm_layout(const WorkloadSpec& spec, const GemmOp& g) {
   return l;
 }
 
+// quant_kernel= (a fused weight-only GEMM's kernel): the software facts each kernel carries — what
+// weights it unpacks — are checked here; which one `automatic` means is the chip's.
+QuantKernel quant_kernel_field(const WorkloadSpec& spec, const GemmOp& g) {
+  std::string name = spec.word("quant_kernel", "auto");
+  const std::vector<std::string> valid = {"auto", "tinygemm", "marlin", "int8pack"};
+  auto fail = [&](const std::string& what) { workload_error("workload '" + spec.text() + "': quant_kernel: " + what); };
+  if (std::find(valid.begin(), valid.end(), name) == valid.end())
+    fail("'" + name + "' is not a fused weight-only kernel; valid: auto (the chip's), tinygemm, marlin, int8pack" +
+         did_you_mean(name, valid));
+  if (name == "auto") return QuantKernel::automatic;
+  bool weight_only = bytes_per_element(g.b) < bytes_per_element(g.a);
+  if (!weight_only || g.dequant != Dequant::fused)
+    fail(name + " is a fused weight-only kernel: it needs weights narrower than dtype (weights=int4|int8|fp8) and "
+                "dequant=fused");
+  if (name == "int8pack" && g.b != DType::int8)
+    fail("int8pack (PyTorch's _weight_int8pack_mm) multiplies int8 weights, not " + std::string(dtype_name(g.b)) +
+         "; use weights=int8 or quant_kernel=tinygemm|marlin");
+  if (name == "tinygemm") return QuantKernel::tinygemm;
+  if (name == "marlin") return QuantKernel::marlin;
+  return QuantKernel::int8pack;
+}
+
 Workload build_gemm(const WorkloadSpec& spec) {
   GemmOp g;
   g.m = spec.positive_int("M");
@@ -80,10 +104,11 @@ Workload build_gemm(const WorkloadSpec& spec) {
   g.out = result_dtype(t);
   g.acc = accumulate_dtype(spec, t);
   g.dequant = parse_dequant_field(spec, "dequant");
+  g.quant_kernel = quant_kernel_field(spec, g);
   g.layout = gemm_layout(spec, g);
   std::int64_t repeat = spec.positive_int("repeat", 1, kMaxRepeat);
-  spec.reject_unused({"M", "N", "K", "dtype", "acc", "weights", "dequant", "lda", "ldb", "ldc", "offset", "offset_a",
-                      "offset_b", "offset_c", "repeat"});
+  spec.reject_unused({"M", "N", "K", "dtype", "acc", "weights", "dequant", "quant_kernel", "lda", "ldb", "ldc", "offset",
+                      "offset_a", "offset_b", "offset_c", "repeat"});
   Workload w;
   w.steps.push_back(WorkloadStep{"gemm", {}});
   // `repeat` calls one after another, each on buffers of its own (no tensor names, no edges): a
@@ -96,7 +121,8 @@ Workload build_gemm(const WorkloadSpec& spec) {
 HWSIM_REGISTER_WORKLOAD("gemm",
                         "one matrix multiply out = x·Wᵀ: M, N, K, dtype=bf16|fp16|fp32|tf32|fp8|int8|fp6|fp4, "
                         "acc=fp32|fp16 (fp16 accumulate: dtype fp16 or fp8), weights=dtype|int4|int8|fp8 (weight-only "
-                        "with 16-bit dtype), dequant=fused|separate, lda=, ldb=, ldc= (row pitches in elements), "
+                        "with 16-bit dtype), dequant=fused|separate|eager, quant_kernel=auto|tinygemm|marlin|int8pack (the fused "
+                        "kernel), lda=, ldb=, ldc= (row pitches in elements), "
                         "offset=, offset_a=, offset_b=, offset_c= (base offsets in elements), repeat=1 (calls one "
                         "after another, each on its own buffers)",
                         build_gemm);

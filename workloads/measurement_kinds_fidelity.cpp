@@ -2,9 +2,8 @@
 // contrast's records as workload specs.
 //  - attention_backend: one SDPA call under sdpa_kernel(backend) → attention:...,impl=
 //  - quant_gemm: a linear layer by implementation (cuBLAS bf16, tinygemm int4, int4 dequantised
-//    then cuBLAS, int8 cast·scale then cuBLAS, _int_mm, _scaled_mm) → gemm:. PyTorch's
-//    _weight_int8pack_mm runs a kernel of its own on CUDA (2–34 ms where cuBLAS takes 20–700 µs:
-//    not a tinygemm or Marlin design); no workload spells it, so its records are skipped.
+//    then cuBLAS, int8 cast·scale then cuBLAS, _int_mm, _scaled_mm, _weight_int8pack_mm's
+//    one-thread-per-output kernel: quant_kernel=int8pack) → gemm:.
 //  - gemm_alignment: torch.matmul(x, W.t()) with odd sizes or 2-byte-offset operands → gemm:
 //  - elementwise_op: softmax (fused, five ops), GELU, transpose, fill → elementwise:
 // Every record was timed as calls rotating over buffer sets larger than L2 (common.py nbuf_for),
@@ -59,6 +58,7 @@ std::optional<std::string> quant_fields(const nlohmann::json& r) {
   if (*impl == "tinygemm") return "dtype=bf16,weights=int4,dequant=fused";
   if (*impl == "triton-dequant+cublas" || *impl == "eager-dequant+cublas") return "dtype=bf16,weights=int4,dequant=separate";
   if (*impl == "eager-cast-mul+cublas") return "dtype=bf16,weights=int8,dequant=eager";
+  if (*impl == "weight_int8pack_mm") return "dtype=bf16,weights=int8,dequant=fused,quant_kernel=int8pack";
   if (*impl == "int_mm") return "dtype=int8";
   if (*impl == "scaled_mm") return "dtype=fp8";
   return std::nullopt;

@@ -37,6 +37,11 @@ FusedQuantKernel fused_quant_kernel(const std::string& name) {
 QuantHabits QuantHabits::from_config(const Config& c) {
   QuantHabits h;
   h.fused = fused_quant_kernel(c.text("gpu.quant.fused_kernel"));
+  h.simt_loop.l1_lines_per_clock = c.number("memory.l1.lines_per_cycle");
+  h.simt_loop.l1_latency_clocks = c.number("memory.l1.latency");
+  h.simt_loop.fp32_latency_clocks = c.number("gpu.warp.latency.fp32");
+  h.simt_loop.line_bytes = c.number("memory.l1.line_bytes");
+  h.simt_loop.sector_bytes = c.number("memory.l1.sector_bytes");
   return h;
 }
 

@@ -32,8 +32,20 @@ struct FusedQuantKernel {
   double activation_bytes_per_clock = 128;
 };
 
+// What one trip of a SIMT loop over L1-resident operands costs an SM (PyTorch's
+// _weight_int8pack_mm: one thread per output, models/gpu/tile/int8pack_lowering.h), read from the
+// warp model's parameters of the same hardware so both levels agree.
+struct SimtLoopCosts {
+  double l1_lines_per_clock = 1;   // memory.l1.lines_per_cycle: lines the L1 tag stage handles a clock
+  double l1_latency_clocks = 33;   // memory.l1.latency: load-to-use on a hit
+  double fp32_latency_clocks = 4;  // gpu.warp.latency.fp32: a dependent convert or FMA
+  double line_bytes = 128;         // memory.l1.line_bytes
+  double sector_bytes = 32;        // memory.l1.sector_bytes: what a miss fetches
+};
+
 struct QuantHabits {
   FusedQuantKernel fused;  // gpu.quant.fused_kernel
+  SimtLoopCosts simt_loop;
 
   static QuantHabits from_config(const Config& config);
 };

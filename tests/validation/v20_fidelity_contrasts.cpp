@@ -56,3 +56,10 @@ TEST_CASE("validation: H100 tinygemm's fused int4 GEMMs (_weight_int4pack_mm) MA
   // (FusedQuantKernel::activation_bytes_per_clock, from the kernel's access pattern).
   CHECK(validate_where("quant_gemm", "--where impl=tinygemm", 12) == 0);
 }
+
+TEST_CASE("validation: H100 PyTorch's int8 weight-only kernel (_weight_int8pack_mm) MAPE <= 12 %") {
+  // Nothing fitted: one thread per output, each warp's trip one L1 line per weight and activation
+  // row it touches (memory.l1.lines_per_cycle) plus a load-to-use latency (memory.l1.latency,
+  // gpu.warp.latency.fp32), the warp model's parameters.
+  CHECK(validate_where("quant_gemm", "--where impl=weight_int8pack_mm", 12) == 0);
+}

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/gpu/tile/gemm_lowering.h"
+#include "models/gpu/tile/int8pack_lowering.h"
 #include "sim/arith.h"
 #include "sim/error.h"
 
@@ -44,8 +45,9 @@ struct Piece {
 
 class FusedBuilder {
  public:
-  FusedBuilder(const GemmOp& g, const GpuChip& chip, std::int64_t object_base, TensorIds tensors)
-      : g_(g), chip_(chip), q_(chip.quant_library.fused), base_(object_base), tensors_(tensors),
+  FusedBuilder(const GemmOp& g, const GpuChip& chip, const FusedQuantKernel& kernel, std::int64_t object_base,
+               TensorIds tensors)
+      : g_(g), chip_(chip), q_(kernel), base_(object_base), tensors_(tensors),
         ea_(bytes_per_element(g.a)), eb_(bytes_per_element(g.b)), eo_(bytes_per_element(g.out)),
         scale_per_weight_(quant_scale_bytes(g) / weights(g)), passes_(ceil_div(g.m, q_.m_tile)),
         tn_(ceil_div(g.n, q_.n_tile)),
@@ -152,7 +154,7 @@ class FusedBuilder {
 
   const GemmOp& g_;
   const GpuChip& chip_;
-  const FusedQuantKernel& q_;
+  FusedQuantKernel q_;
   std::int64_t base_;
   TensorIds tensors_;
   double ea_, eb_, eo_, scale_per_weight_;
@@ -263,7 +265,18 @@ double quant_scale_bytes(const GemmOp& g) {
 
 std::vector<Kernel> lower_quant_gemm(const GemmOp& g, const std::string& name, const GpuChip& chip,
                                      std::int64_t object_base, TensorIds tensors) {
-  if (g.dequant == Dequant::fused) return {FusedBuilder(g, chip, object_base, tensors).build(name)};
+  if (g.dequant == Dequant::fused) {
+    switch (g.quant_kernel) {
+      case QuantKernel::int8pack: return lower_int8pack(g, name, chip, object_base, tensors);
+      case QuantKernel::tinygemm:
+      case QuantKernel::marlin: {
+        FusedQuantKernel q = fused_quant_kernel(g.quant_kernel == QuantKernel::marlin ? "marlin" : "tinygemm");
+        return {FusedBuilder(g, chip, q, object_base, tensors).build(name)};
+      }
+      case QuantKernel::automatic: break;
+    }
+    return {FusedBuilder(g, chip, chip.quant_library.fused, object_base, tensors).build(name)};
+  }
   GemmOp full = g;
   full.b = g.a;
   GemmTiling t = choose_gemm_tiling(full, chip);

@@ -2,7 +2,8 @@
 // Weight-only quantised GEMMs (GemmOp::b narrower than ::a: int4, int8 or fp8 weights with 16-bit
 // activations) → kernels, by GemmOp::dequant:
 //  - fused: one kernel of the chip's fused weight-only design (chip.quant_library.fused: tinygemm
-//    or Marlin, models/gpu/library_habits_quant.h). Each CTA streams its packed weights and their
+//    or Marlin, models/gpu/library_habits_quant.h), or the one GemmOp::quant_kernel names (int8pack:
+//    PyTorch's per-output SIMT kernel, int8pack_lowering.h). Each CTA streams its packed weights and their
 //    scales, unpacks and scales them in registers (FP32/ALU-pipe work beside the mma.sync math),
 //    and multiplies them with the activation rows of one pass. Weights are read, and dequantised,
 //    once per pass of m_tile rows: the advantage over a 16-bit GEMM shrinks, then reverses, as M
