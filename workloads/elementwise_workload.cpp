@@ -102,7 +102,9 @@ Workload build_elementwise(const WorkloadSpec& spec) {
       s.rows = rows;
       s.element_bytes = e;
       s.unvectorized = p.row_reads > 0 && p.writes > 0;  // a [T, 1] vector broadcast against [T, D]
-      if (p.op_class == std::string("transpose")) s.strided_read_bytes = e;  // one element per strided read
+      // A transpose reads one element per strided access, through PyTorch's offset-calculating
+      // (unvectorised) elementwise_kernel.
+      if (p.op_class == std::string("transpose")) s.strided_read_bytes = e, s.unvectorized = true;
       bool last = i + 1 == passes.size();
       std::string output = last ? "out" + set : fmt::format("tmp{}{}", i, set);
       std::string op_name = *p.name ? call + "." + p.name : call;

@@ -20,6 +20,13 @@ const ParamRegistration elementwise_habit_params({"gpu"}, {
         .defaults_to("90")
         .zero_allowed()
         .at_most(1e4),
+    real_param("gpu.elementwise.scattered_read_clocks",
+               "SM clocks per element an elementwise kernel reads from a line of its own (x.t().contiguous(): "
+               "every lane of a warp access in another row), the L1's lookup and fill of a line that misses; "
+               "fitted on an H100 probe of L2- and HBM-resident transposes, scripts/measure/kernel_shapes_probe.py")
+        .defaults_to("2")
+        .zero_allowed()
+        .at_most(1e4),
 });
 
 }  // namespace
@@ -28,6 +35,7 @@ ElementwiseHabits ElementwiseHabits::from_config(const Config& c) {
   ElementwiseHabits h;
   h.unvectorized_ops_per_element = c.number("gpu.elementwise.unvectorized_ops_per_element");
   h.softmax_ops_per_element = c.number("gpu.elementwise.softmax_ops_per_element");
+  h.scattered_read_clocks = c.number("gpu.elementwise.scattered_read_clocks");
   return h;
 }
 

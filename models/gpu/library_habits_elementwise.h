@@ -9,6 +9,9 @@
 //  - softmax over rows too long for a warp's registers and short enough for a block's shared
 //    memory (cunn_SoftMaxForwardSmem) reads each row once and is bound by its instructions too
 //    (block reductions, exp, the division, conversions).
+//  - A transposing copy (a strided operand: elementwise_kernel) reads each element from a line
+//    of its own, which the L1 looks up and, missing, fills: ~2 of its tag stage's clocks per
+//    element, from L2 as from HBM (scripts/measure/kernel_shapes_probe.py).
 // Measured on an H100 by scripts/measure/elementwise_inflight.py (docs/calibration.md).
 
 namespace hwsim {
@@ -21,6 +24,9 @@ struct ElementwiseHabits {
   double unvectorized_ops_per_element = 56;
   // gpu.elementwise.softmax_ops_per_element: the same for the shared-memory block softmax.
   double softmax_ops_per_element = 90;
+  // gpu.elementwise.scattered_read_clocks: SM clocks per element a kernel reads from a line of its
+  // own (a transpose's strided reads), overlapping its instructions.
+  double scattered_read_clocks = 2;
 
   static ElementwiseHabits from_config(const Config& config);
 };

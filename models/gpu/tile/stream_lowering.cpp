@@ -18,14 +18,15 @@ constexpr double kBytesInFlightPerThread = 64;
 // (γ, β: the bytes read beyond the rows), which every CTA shares through L2.
 constexpr double kNormBytesInFlightPerThread = 8;
 constexpr double kNormMaxCtasPerSlot = 4;  // beyond this, rows share CTAs (grid-stride loop)
-// Softmax (PyTorch SoftMax.cu): rows up to 1024 elements and 4 KiB are held in registers by a warp
-// (persistent softmax: one pass); longer rows that fit a block's shared memory (the 48 KiB a block
+// Softmax (PyTorch SoftMax.cu): rows up to 2048 elements and 8 KiB are held in registers by a warp
+// (persistent softmax: one pass; softmax_warp_forward ran 2048-wide rows of bf16 and fp32 on the
+// H100's torch 2.11, scripts/measure/kernel_shapes_probe.py); longer rows that fit a block's shared memory (the 48 KiB a block
 // gets without opting in; the few bytes of its reduction buffer aside) are read once into it
 // (cunn_SoftMaxForwardSmem), a CTA bound by its instructions per element (ElementwiseHabits);
 // longer rows still are walked three times by a CTA (max, sum of exp, normalise-and-store), the
 // later passes from L2, with vectorised loads.
-constexpr double kPersistentSoftmaxRowBytes = 4096;
-constexpr double kPersistentSoftmaxRowElements = 1024;
+constexpr double kPersistentSoftmaxRowBytes = 8192;
+constexpr double kPersistentSoftmaxRowElements = 2048;
 constexpr double kSmemSoftmaxRowBytes = 48 * 1024;
 constexpr int kBlockSoftmaxPasses = 3;
 // DRAM and L2 move 32-byte sectors (StreamOp::strided_read_bytes: how much of one a strided
@@ -98,8 +99,15 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
                       "softmax");
   }
   // Strided reads (a transposing copy): each access moves a whole sector through L2 for the few
-  // bytes it uses; the sector's other bytes are found in L2 by later accesses.
-  if (op.strided_read_bytes > 0) k.l2_read_factor = std::max(1.0, kSectorBytes / op.strided_read_bytes);
+  // bytes it uses; the sector's other bytes are found in L2 by later accesses. At the L1 each is a
+  // line of its own that misses: the SM's tag stage spends scattered_read_clocks on it, beside
+  // (overlapping) the kernel's instructions.
+  double scattered = 0;  // in the kernel's FLOP, as the SM time they take
+  if (op.strided_read_bytes > 0) {
+    k.l2_read_factor = std::max(1.0, kSectorBytes / op.strided_read_bytes);
+    scattered = chip.elementwise_library.scattered_read_clocks * op.bytes_read / op.strided_read_bytes /
+                chip.clock_hz * k.sm_flop_rate;
+  }
   // Row-wise kernels use one CTA per row (up to the chip's slots, then a grid-stride loop);
   // flat kernels cut the data into one slice per slot.
   double slots = double(chip.sm_count) * k.ctas_per_sm;
@@ -113,7 +121,7 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   double issue = op.unvectorized ? 2 * chip.elementwise_library.unvectorized_ops_per_element * op.bytes_written / e : 0;
   for (int i = 0; i < int(ctas); ++i) {
     CtaWork c;
-    c.flops = (op.flops + issue) / ctas;
+    c.flops = std::max(op.flops + issue, scattered) / ctas;
     double read_share = op.bytes_read / ctas, write_share = op.bytes_written / ctas;
     c.reads = tensor_blocks(tensors.input, read_share * i, read_share * (i + 1));
     c.writes = tensor_blocks(tensors.output, write_share * i, write_share * (i + 1));
