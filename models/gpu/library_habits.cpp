@@ -36,6 +36,11 @@ const ParamRegistration habit_params({"gpu"}, {
                "int8 GEMMs (torch._int_mm: cuBLASLt, int32 accumulation) run on Ampere-style mma.sync kernels, at "
                "gpu.sm.mma_sync_fraction of the warpgroup rate")
         .defaults_to("false"),
+    text_param("gpu.tile.int8_gemm_tiles",
+               "with gpu.tile.int8_mma_sync: the tiles of the library's int8 kernels (BMxBN, M along the activation "
+               "rows), each CTA walking all of K (no split-K or stream-K); default: cuBLASLt's CUTLASS sm80 int8 "
+               "kernels on an H100 (64x64, 64x128, 256x128)")
+        .defaults_to("64x64,64x128,256x128"),
 });
 
 int parse_edge(std::string_view s, const std::string& where) {
@@ -86,6 +91,8 @@ GemmLibraryHabits GemmLibraryHabits::from_config(const Config& c) {
   h.register_prefetch_stages = int(c.whole("gpu.tile.register_prefetch_stages"));
   h.partition_remap = c.flag("gpu.tile.gemm_partition_remap");
   h.int8_mma_sync = c.flag("gpu.tile.int8_mma_sync");
+  h.int8_tiles = parse_tile_shapes(c.text("gpu.tile.int8_gemm_tiles"), "gpu.tile.int8_gemm_tiles",
+                                   c.value("gpu.tile.int8_gemm_tiles").origin, false);
   return h;
 }
 

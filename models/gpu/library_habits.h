@@ -37,6 +37,10 @@ struct GemmLibraryHabits {
   // cuBLASLt) are Ampere-style mma.sync kernels on this chip, at gpu.sm.mma_sync_fraction of the
   // warpgroup rate, while its fp8 GEMMs take the warpgroup path.
   bool int8_mma_sync = false;
+  // gpu.tile.int8_gemm_tiles: with int8_mma_sync, the tiles of those int8 kernels (CUTLASS 2.x
+  // sm80 kernels as cuBLASLt ships them), each a whole-K CTA per output tile: no split-K, no
+  // stream-K (the H100 probe's grids: data/measurements/h100_kernel_shapes.jsonl).
+  std::vector<GemmTileShape> int8_tiles = {{64, 64}, {64, 128}, {256, 128}};
 
   static GemmLibraryHabits from_config(const Config& config);
 };

@@ -153,22 +153,26 @@ std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
   // The fallback family when any matrix is unaligned, its accesses as wide as the narrowest allows.
   GemmAlignment alignment = gemm_alignment(g);
   int vector_bytes = alignment.vector_bytes();
+  // int8 on the library's mma.sync kernels: their own tiles, each CTA over all of K.
+  bool int8_family = alignment.tma() && gemm_math_dtype(g) == DType::int8 && chip.gemm_library.int8_mma_sync;
   const auto& tiles = simt ? chip.gemm_library.simt_tiles
-                           : !alignment.tma() ? chip.gemm_library.unaligned_tiles : chip.gemm_library.tensor_tiles;
+                      : !alignment.tma() ? chip.gemm_library.unaligned_tiles
+                      : int8_family      ? chip.gemm_library.int8_tiles
+                                         : chip.gemm_library.tensor_tiles;
   for (const auto& shape : tiles) {
     int bk = k_step(g, shape);
     auto fp = footprint(g, chip, shape.bm, shape.bn, bk);
     if (!fp) continue;
     double base_tiles = double(ceil_div(g.m, shape.bm) * ceil_div(g.n, shape.bn) * g.groups);
     for (int split : kSplitFactors) {
-      if (split > 1 && (base_tiles * split > 2.0 * chip.sm_count * fp->ctas_per_sm ||
+      if (split > 1 && (int8_family || base_tiles * split > 2.0 * chip.sm_count * fp->ctas_per_sm ||
                         ceil_div(g.k, split) < 4 * bk))
         break;
       GemmTiling t{shape.bm, shape.bn, bk, fp->stages, split, false, fp->ctas_per_sm, 0, vector_bytes};
       t.predicted_seconds = estimate(g, chip, t);
       out.push_back(t);
     }
-    if (base_tiles > double(chip.sm_count) * fp->ctas_per_sm) {
+    if (!int8_family && base_tiles > double(chip.sm_count) * fp->ctas_per_sm) {
       GemmTiling t{shape.bm, shape.bn, bk, fp->stages, 1, true, fp->ctas_per_sm, 0, vector_bytes};
       t.predicted_seconds = estimate(g, chip, t);
       out.push_back(t);
