@@ -176,73 +176,96 @@ void FlowNetwork::recompute_rates() {
 
 // Progressive filling: raise every unfrozen flow's rate by the same amount until a flow reaches
 // its cap or a resource saturates; freeze those flows; repeat. A group whose members would freeze
-// apart (their private resources differ) is split, and the filling starts again.
+// apart (their private resources differ) is split, and the filling starts again. Each round visits
+// only the unfrozen flows (live_, in flow order) and the resources they load (active_), with the
+// arithmetic of a pass over them all: sums in flow order, untouched resources unchanged.
 bool FlowNetwork::fill_rates() {
-  std::size_t n = flows_.size();
-  // Only resources some flow crosses take part.
+  touch_resources();
+  live_.clear();
+  for (std::size_t i = 0; i < flows_.size(); ++i) {
+    flows_[i].rate = 0;
+    if (!is_done(flows_[i])) live_.push_back(i);
+  }
+  active_.clear();
+  while (!live_.empty()) {
+    double step = sum_live_loads();
+    for (ResourceId r : active_)
+      if (weight_[r] > 0) step = std::min(step, spare_[r] / weight_[r]);
+    if (!std::isfinite(step)) step = 0;  // unconstrained flow: treat as instantaneous below
+    for (ResourceId r : active_) {
+      spare_[r] -= weight_[r] * step;
+      saturated_[r] = spare_[r] <= resources_[r].capacity * kSaturated;
+    }
+    std::size_t kept = 0;
+    for (std::size_t i : live_) {
+      Freeze verdict = raise(flows_[i], step);
+      if (verdict == Freeze::split) {  // members part ways: run them apart
+        split_group(i);
+        return false;
+      }
+      if (verdict == Freeze::no) live_[kept++] = i;
+    }
+    if (kept == live_.size()) break;  // cannot happen in exact arithmetic; guards against an endless loop
+    live_.resize(kept);
+  }
+  return true;
+}
+
+// The resources some flow crosses take part: their spare capacity starts full, their weight 0.
+void FlowNetwork::touch_resources() {
   touched_.clear();
   weight_.assign(resources_.size(), 0.0);
+  in_active_.assign(resources_.size(), 0);
   auto touch = [&](ResourceId r) {
-    if (weight_[r] == 0) weight_[r] = 1, touched_.push_back(r);
+    if (!in_active_[r]) in_active_[r] = 1, touched_.push_back(r);
   };
   for (const auto& f : flows_) {
     f.demands.for_each([&](const FlowDemand& d) { touch(d.resource); });
     for (ResourceId m : f.members) touch(m);
   }
   spare_.resize(resources_.size());
-  for (ResourceId r : touched_) spare_[r] = resources_[r].capacity;
-  frozen_.assign(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    flows_[i].rate = 0;
-    if (is_done(flows_[i])) frozen_[i] = 1;
+  saturated_.resize(resources_.size());
+  for (ResourceId r : touched_) spare_[r] = resources_[r].capacity, in_active_[r] = 0;
+}
+
+// The live flows' weights on each resource they cross (into weight_, listing active_), each
+// demand of a group added once per member in a row; returns the least headroom to a flow's cap.
+double FlowNetwork::sum_live_loads() {
+  for (ResourceId r : active_) weight_[r] = 0, in_active_[r] = 0;
+  active_.clear();
+  auto load = [&](ResourceId r, double w, std::size_t times) {
+    if (!in_active_[r]) in_active_[r] = 1, active_.push_back(r);
+    double& sum = weight_[r];
+    for (std::size_t k = 0; k < times; ++k) sum += w;
+  };
+  double step = kInf;
+  for (std::size_t i : live_) {
+    const Flow& f = flows_[i];
+    step = std::min(step, f.max_rate - f.rate);
+    std::size_t count = f.count();
+    f.demands.for_each([&](const FlowDemand& d) { load(d.resource, d.weight, count); });
+    for (ResourceId m : f.members) load(m, f.member_weight, 1);
   }
-  auto saturated = [&](ResourceId r) { return spare_[r] <= resources_[r].capacity * kSaturated; };
-  for (;;) {
-    for (ResourceId r : touched_) weight_[r] = 0;
-    double step = kInf;
-    bool any = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (frozen_[i]) continue;
-      any = true;
-      const Flow& f = flows_[i];
-      step = std::min(step, f.max_rate - f.rate);
-      std::size_t count = f.count();
-      f.demands.for_each([&](const FlowDemand& d) {
-        for (std::size_t k = 0; k < count; ++k) weight_[d.resource] += d.weight;
-      });
-      for (ResourceId m : f.members) weight_[m] += f.member_weight;
-    }
-    if (!any) break;
-    for (ResourceId r : touched_)
-      if (weight_[r] > 0) step = std::min(step, spare_[r] / weight_[r]);
-    if (!std::isfinite(step)) step = 0;  // unconstrained flow: treat as instantaneous below
-    for (ResourceId r : touched_) spare_[r] -= weight_[r] * step;
-    bool froze = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (frozen_[i]) continue;
-      Flow& f = flows_[i];
-      f.rate += step;
-      bool full = f.rate >= f.max_rate * (1 - kSaturated);
-      f.demands.for_each([&](const FlowDemand& d) {
-        if (d.weight > 0 && saturated(d.resource)) full = true;
-      });
-      if (!full && step != 0 && f.member_weight > 0 && !f.members.empty()) {
-        std::size_t at_limit = 0;
-        for (ResourceId m : f.members) at_limit += saturated(m) ? 1 : 0;
-        if (at_limit > 0 && at_limit < f.members.size()) {  // members part ways: run them apart
-          split_group(i);
-          return false;
-        }
-        full = at_limit > 0;
-      }
-      if (full || step == 0) {
-        frozen_[i] = 1;
-        froze = true;
-      }
-    }
-    if (!froze) break;  // cannot happen in exact arithmetic; guards against an endless loop
+  return step;
+}
+
+// Raises f's rate by `step`; whether it froze (at its cap or on a saturated resource), or is a
+// group whose members' private resources saturated apart. Every resource f crosses is active
+// (its saturated_ flag is this round's).
+FlowNetwork::Freeze FlowNetwork::raise(Flow& f, double step) const {
+  auto saturated = [&](ResourceId r) { return saturated_[r] != 0; };
+  f.rate += step;
+  bool full = f.rate >= f.max_rate * (1 - kSaturated);
+  f.demands.for_each([&](const FlowDemand& d) {
+    if (d.weight > 0 && saturated(d.resource)) full = true;
+  });
+  if (!full && step != 0 && f.member_weight > 0 && !f.members.empty()) {
+    std::size_t at_limit = 0;
+    for (ResourceId m : f.members) at_limit += saturated(m) ? 1 : 0;
+    if (at_limit > 0 && at_limit < f.members.size()) return Freeze::split;
+    full = at_limit > 0;
   }
-  return true;
+  return full || step == 0 ? Freeze::yes : Freeze::no;
 }
 
 }  // namespace hwsim

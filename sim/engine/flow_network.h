@@ -176,6 +176,10 @@ class FlowNetwork {
   void recompute_rates();
   // One pass of progressive filling; false when a group had to be split (then run it again).
   bool fill_rates();
+  void touch_resources();
+  double sum_live_loads();
+  enum class Freeze { no, yes, split };
+  Freeze raise(Flow& f, double step) const;
   // Replaces group flows_[i] by its members, one flow each, in order.
   void split_group(std::size_t i);
   void settle() { if (dirty_) recompute_rates(); }
@@ -184,8 +188,10 @@ class FlowNetwork {
   bool dirty_ = false;  // flows changed since the rates were computed
   // Scratch space reused by recompute_rates().
   std::vector<double> spare_, weight_, load_;
-  std::vector<char> frozen_;
-  std::vector<ResourceId> touched_;
+  std::vector<char> in_active_;            // resource listed in active_ (touched_ while touching)
+  std::vector<char> saturated_;            // an active resource's spare is used up (this round)
+  std::vector<ResourceId> touched_, active_;
+  std::vector<std::size_t> live_;          // unfrozen flows, in flow order
 
   std::vector<Resource> resources_;
   std::vector<Flow> flows_;
