@@ -89,16 +89,7 @@ def main():
     common.bump_clocks(1.0)
     for op, src, dst, rows, cols in CASES:
         rec = {"kind": "elementwise_inflight", "op": op, "src": src, "dst": dst, "rows": rows, "cols": cols}
-        try:
-            fn, moved, nb = make(op, src, dst, rows, cols)
-            rec["kernels"] = kernel_names(fn)
-            t = common.time_graph(fn, nb=nb)
-            rec.update(t)
-            rec.update(bytes=moved, buffers=nb, gbps=moved / t["seconds"] / 1e9)
-        except Exception as e:  # noqa: BLE001 - one failed case must not stop the rest
-            rec["error"] = repr(e)[:300]
-        print(json.dumps(rec), flush=True)
-        torch.cuda.empty_cache()
+        common.measure_case(rec, lambda: make(op, src, dst, rows, cols), kernel_names)
 
 
 if __name__ == "__main__":

@@ -99,16 +99,7 @@ def main():
                       "torch": torch.__version__, "cuda": torch.version.cuda}), flush=True)
     common.bump_clocks(1.0)
     for kind, params in CASES:
-        rec = {"kind": "kernel_shapes", "case": kind, **params}
-        try:
-            fn, moved, nb = build(kind, params)
-            rec["kernels"] = kernels(fn)
-            rec.update(common.time_graph(fn, nb=nb))
-            rec.update(bytes=moved, buffers=nb, gbps=moved / rec["seconds"] / 1e9)
-        except Exception as e:  # noqa: BLE001 - one failed case must not stop the rest
-            rec["error"] = repr(e)[:300]
-        print(json.dumps(rec), flush=True)
-        torch.cuda.empty_cache()
+        common.measure_case({"kind": "kernel_shapes", "case": kind, **params}, lambda: build(kind, params), kernels)
 
 
 if __name__ == "__main__":

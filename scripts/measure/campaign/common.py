@@ -393,6 +393,22 @@ def time_graph(fn, nb=1, warm=2, target=0.005, reps=None, max_iters=2000):
                 t_eager_est=t_est)
 
 
+def measure_case(rec, build, kernels_of):
+    """Prints rec as one JSON line with the case's kernels (kernels_of(fn)), its GPU seconds per call
+    (time_graph), the bytes it moves and GB/s; build() returns (fn, bytes moved, buffer sets). A
+    failed case prints its error instead, so one failure does not stop a probe."""
+    import torch
+    try:
+        fn, moved, nb = build()
+        rec["kernels"] = kernels_of(fn)
+        rec.update(time_graph(fn, nb=nb))
+        rec.update(bytes=moved, buffers=nb, gbps=moved / rec["seconds"] / 1e9)
+    except Exception as e:  # noqa: BLE001 - one failed case must not stop the rest
+        rec["error"] = repr(e)[:300]
+    print(json.dumps(rec), flush=True)
+    torch.cuda.empty_cache()
+
+
 def bump_clocks(seconds=1.0):
     """~seconds of 8192^3 bf16 matmuls to raise the clocks before the first timed case."""
     import torch
