@@ -78,8 +78,7 @@ QuantKernel quant_kernel_field(const WorkloadSpec& spec, const GemmOp& g) {
     fail("'" + name + "' is not a fused weight-only kernel; valid: auto (the chip's), tinygemm, marlin, int8pack" +
          did_you_mean(name, valid));
   if (name == "auto") return QuantKernel::automatic;
-  bool weight_only = bytes_per_element(g.b) < bytes_per_element(g.a);
-  if (!weight_only || g.dequant != Dequant::fused)
+  if (g.b == g.a || g.dequant != Dequant::fused)  // weight_dtype(): b differs only when weight-only
     fail(name + " is a fused weight-only kernel: it needs weights narrower than dtype (weights=int4|int8|fp8) and "
                 "dequant=fused");
   if (name == "int8pack" && g.b != DType::int8)

@@ -38,7 +38,8 @@ class Int8PackBuilder {
  public:
   Int8PackBuilder(const GemmOp& g, const GpuChip& chip, std::int64_t object_base)
       : g_(g), chip_(chip), loop_(chip.quant_library.simt_loop), base_(object_base),
-        weight_lines_(weight_lines_per_trip(g, loop_)) {}
+        weight_lines_(weight_lines_per_trip(g, loop_)),
+        rows_per_warp_(double(std::max<std::int64_t>(1, chip.warp_size / kBlockN))) {}
 
   Kernel build(const std::string& name) {
     Kernel k = header(name);
@@ -74,8 +75,8 @@ class Int8PackBuilder {
     double trip_latency = loop_.l1_latency_clocks + 2 * loop_.fp32_latency_clocks;
     k.prologue = double(g_.k) * trip_latency / chip_.clock_hz;
     // In flight per CTA: one trip's sectors for each of its warps (weight rows and x rows).
-    double warps = std::ceil(double(std::min(kBlockM, g_.m)) / 2);
-    k.bytes_in_flight = warps * (weight_lines_ + 2) * loop_.sector_bytes;
+    double warps = std::ceil(double(std::min(kBlockM, g_.m)) / rows_per_warp_);
+    k.bytes_in_flight = warps * (weight_lines_ + rows_per_warp_) * loop_.sector_bytes;
     k.flops = 2.0 * double(g_.m) * double(g_.n) * double(g_.k);
     k.min_bytes = double(g_.m) * double(g_.k) * kFp32Bytes + double(g_.n) * (double(g_.k) + kFp32Bytes) +
                   double(g_.m) * double(g_.n) * kFp32Bytes;
@@ -83,12 +84,13 @@ class Int8PackBuilder {
     return k;
   }
 
-  // Block (x, y): `cols` outputs along N for `rows` activation rows. Its warps each hold two rows;
-  // a trip costs the SM's L1 one line per weight row and per activation row.
+  // Block (x, y): `cols` outputs along N for `rows` activation rows. Its warps each hold
+  // warp_size / 16 rows (two on NVIDIA); a trip costs the SM's L1 one line per weight row and per
+  // activation row.
   CtaWork cta(std::int64_t x, std::int64_t y, double& lines_total) const {
     double cols = double(std::min(kBlockN, g_.n - x * kBlockN));
     double rows = double(std::min(kBlockM, g_.m - y * kBlockM));
-    double warps = std::ceil(rows / 2);
+    double warps = std::ceil(rows / rows_per_warp_);
     double lines = double(g_.k) * (warps * weight_lines_ * cols / double(std::min(kBlockN, g_.n)) + rows);
     lines_total += lines;
     CtaWork c;
@@ -106,6 +108,7 @@ class Int8PackBuilder {
   const SimtLoopCosts& loop_;
   std::int64_t base_;
   double weight_lines_;
+  double rows_per_warp_;  // activation rows a warp's threads cover (the block is 16 outputs wide)
 };
 
 }  // namespace
