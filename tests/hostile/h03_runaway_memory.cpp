@@ -17,6 +17,11 @@ TEST_CASE("hostile memory, --set: a 1 PiB L2 on the warp model is refused with i
   refused(kWarp + "--set memory.l2.size=1PiB" + kVectorAdd, 4, "more than the 8 GiB that --max-memory allows");
 }
 
+TEST_CASE("hostile memory, --sample-sms: counting a subset's lines over 48 GB of buffers is refused with its estimate") {
+  refused(kWarp + "--kernel workloads/kernels/vector_add.hwk --grid 4000000 --block 1024 --sample-sms 2 -q", 4,
+          "the warp model's count of the lines a --sample-sms subset touches");
+}
+
 TEST_CASE("hostile memory, --max-memory: a smaller limit refuses what the default would take") {
   refused(kWarp + "--max-memory 1MiB" + kVectorAdd, 4, "more than the 1 MiB that --max-memory allows");
 }

@@ -103,6 +103,11 @@ std::uint64_t GlobalMemory::add(Buffer b) {
   return buffers_.back()->base;
 }
 
+void GlobalMemory::discard_writes() {
+  for (auto& b : buffers_)
+    for (auto& page : b->pages) page.reset();
+}
+
 Buffer* GlobalMemory::find_other(std::uint64_t addr, std::uint64_t n) {
   for (auto& b : buffers_)
     if (addr >= b->base && addr + n <= b->base + b->bytes()) return last_ = b.get();

@@ -56,6 +56,8 @@ class GlobalMemory {
     write_word(b, off, std::uint32_t(value));
     if (bytes == 8) write_word(b, off + 4, std::uint32_t(value >> 32));
   }
+  // Every buffer back to its initial contents (what a launch wrote is dropped; pages regenerate).
+  void discard_writes();
   // Element i of a buffer as text ("%g" for floats), for --dump.
   std::string element_text(const Buffer& b, std::uint64_t i) const;
   double element_value(const Buffer& b, std::uint64_t i) const;

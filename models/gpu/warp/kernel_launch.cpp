@@ -10,6 +10,7 @@
 #include "models/gpu/warp/wake_queue.h"
 #include "models/gpu/warp/warp_trace.h"
 #include "sim/error.h"
+#include "sim/memory_budget.h"
 
 namespace hwsim::warp {
 
@@ -72,6 +73,142 @@ void describe_launch(KernelRun& run, const WarpParams& p, const LaunchArgs& args
   run.issue_width = p.sub_partitions;
 }
 
+
+// One launch of a grid (or of a subset's share of it) on an SM set: what run_grid needs.
+struct GridPlan {
+  const WarpParams* p = nullptr;
+  const Program* prog = nullptr;
+  const ExecContext* ctx = nullptr;
+  const Occupancy* occ = nullptr;
+  const std::vector<std::uint64_t>* values = nullptr;
+  int sms = 0;                  // SMs simulated
+  std::uint64_t ctas = 0;       // blocks simulated
+  std::uint64_t grid = 0;       // blocks of the launch
+  double share = 1;             // ctas' share of the grid's SMs (1: all of them)
+  std::int64_t horizon = 0;     // --max-cycles
+  bool horizon_given = false;
+};
+
+// Runs plan.ctas blocks on plan.sms SmCores over `mem`, recording into `st`: the CTA dispatcher
+// and the event loop. Returns the cycle the kernel is complete (its last atomic performed).
+std::int64_t run_grid(const GridPlan& g, MemorySystem& mem, KernelStats& st) {
+  const WarpParams& p = *g.p;
+  const Program& prog = *g.prog;
+  const std::uint64_t ctas = g.ctas;
+  std::vector<std::unique_ptr<SmCore>> cores;
+  WakeQueue wakes(g.sms);
+  std::uint64_t next_cta = 0;
+  // CTAs of a subset are spread over the grid like the full launch would place them (every
+  // k-th block), so data-dependent kernels see representative inputs
+  auto cta_index = [&](std::uint64_t k) {
+    return ctas == g.grid ? k : std::min<std::uint64_t>(g.grid - 1, std::uint64_t(double(k) / g.share));
+  };
+  auto wake = [&](int sm, std::int64_t t) { wakes.wake(sm, t); };
+  // the GPU's CTA dispatcher starts one block every cta_dispatch cycles (a subset gets its share
+  // of the dispatch rate)
+  double dispatch_free = 0;
+  auto dispatch = [&](std::int64_t earliest) {
+    double at = std::max(double(earliest), dispatch_free);
+    dispatch_free = at + p.cta_dispatch_cycles / g.share;
+    return std::int64_t(std::ceil(at));
+  };
+  // a freed CTA slot takes the next block after cta_launch plus cta_launch_per_warp per warp of
+  // the block (the first blocks start with the launch: an empty kernel's launch does not grow with
+  // its block size)
+  const auto relaunch = std::int64_t(std::llround(p.cta_launch_cycles + p.cta_launch_per_warp * g.occ->warps_per_cta));
+  for (int i = 0; i < g.sms; ++i) {
+    cores.push_back(std::make_unique<SmCore>(i, p, prog, *g.ctx, mem, st, g.occ->ctas_per_sm, *g.values));
+    cores.back()->on_cta_done = [&](int sm, std::int64_t t) {
+      if (next_cta < ctas) {
+        std::int64_t at = dispatch(t + relaunch);
+        cores[std::size_t(sm)]->launch(cta_index(next_cta++), at);
+        wake(sm, at);
+      }
+    };
+  }
+  for (int round = 0; round < g.occ->ctas_per_sm && next_cta < ctas; ++round)
+    for (int i = 0; i < g.sms && next_cta < ctas; ++i) {
+      std::int64_t at = dispatch(0);
+      cores[std::size_t(i)]->launch(cta_index(next_cta++), at);
+      wake(i, at);
+    }
+  std::int64_t last = 0;
+  std::int64_t t = 0;
+  int sm = 0;
+  while (wakes.pop(t, sm)) {
+    if (t > g.horizon)
+      workload_error(fmt::format("kernel {}: stopped at --max-cycles {}{}: {} of {} blocks done (a runaway loop?)", prog.name,
+                                 g.horizon, g.horizon_given ? "" : " (the default)", st.ctas_simulated, ctas));
+    last = std::max(last, t);
+    std::int64_t nt = cores[std::size_t(sm)]->step(t);
+    if (nt < SmCore::kNever) wake(sm, std::max(nt, t + 1));
+  }
+  for (auto& c : cores) {
+    if (c->resident_warps() > 0)
+      workload_error(fmt::format("kernel {}: barrier deadlock: warps wait at bar.sync that the rest of their block never reaches", prog.name));
+    c->close_occupancy(last + 1);
+  }
+  // the kernel is complete once its atomics are performed at L2 (the last may still be queued
+  // on its line after its warp exited)
+  return std::max(last + 1, std::int64_t(std::ceil(mem.atomics_done())));
+}
+
+// The buffers' bytes, all of them.
+std::uint64_t buffer_bytes(const GlobalMemory& memory) {
+  std::uint64_t total = 0;
+  for (const auto& b : memory.buffers()) total += b->bytes();
+  return total;
+}
+
+// A run of the grid whose timing is not kept (a previous launch, a footprint count): the
+// buffers are back to their initial contents after it.
+void run_unrecorded(const GridPlan& g, MemorySystem& mem, GlobalMemory& memory) {
+  KernelStats scratch;
+  scratch.pcs.assign(g.prog->code.size(), PcStats{});
+  run_grid(g, mem, scratch);
+  memory.discard_writes();
+}
+
+// The memory system the measured launch runs on (LaunchOptions::sample_sms and warm_l2).
+std::unique_ptr<MemorySystem> prepare_memory(const GridPlan& g, GlobalMemory& memory, std::uint64_t l1_data, bool warm) {
+  const WarpParams& p = *g.p;
+  const double total = double(buffer_bytes(memory));
+  // all the buffers fit one L2 partition (an SM's near L2): every line stays wherever it is
+  const bool fits = total <= p.chip.l2_bytes / std::max(1, p.l2_partitions);
+  auto mem = std::make_unique<MemorySystem>(p, g.sms, l1_data, g.share);
+  // A subset of the SMs meets the L2 pressure of the whole grid: a first run counts the lines
+  // its blocks touch. One that several of them touch (a matmul's B) is taken to be shared by the
+  // whole grid; one of a single block (a softmax row) to stand for 1/share such lines of the
+  // blocks not simulated, as far as the buffers hold that many (a line a few blocks share may
+  // have been touched by one simulated block alone): MemorySystem::weigh_own_lines.
+  std::shared_ptr<Footprint> footprint;
+  double own_weight = 1;
+  if (g.share < 1 && !fits) {
+    require_memory(total / std::max(1, p.line_bytes) * Footprint::kBytesPerLine,
+                   fmt::format("the warp model's count of the lines a --sample-sms subset touches ({} B of buffers)", total));
+    footprint = std::make_shared<Footprint>();
+    MemorySystem counting(p, g.sms, l1_data, g.share);
+    counting.count_footprint(footprint.get());
+    run_unrecorded(g, counting, memory);
+    const double shared = double(footprint->shared), own = double(footprint->owner.size()) - shared;
+    const double whole_grid = std::min(total / std::max(1, p.line_bytes), shared + own / g.share);
+    if (own > 0) own_weight = std::max(1.0, (whole_grid - shared) / own);
+    mem->weigh_own_lines(footprint, own_weight);
+  }
+  if (!warm) return mem;
+  if (fits) {
+    warm_buffers(*mem, memory, std::uint64_t(p.chip.l2_bytes));
+    return mem;
+  }
+  // which lines the previous launch left, and in which partition, depends on the order it
+  // touched them (and a subset's lines are known only once it ran): that launch is simulated
+  MemorySystem previous(p, g.sms, l1_data, g.share);
+  if (footprint) previous.weigh_own_lines(footprint, own_weight);
+  run_unrecorded(g, previous, memory);
+  mem->take_l2_from(previous);
+  return mem;
+}
+
 }  // namespace
 
 std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program, const LaunchOptions& opt) {
@@ -90,28 +227,27 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
     workload_error(fmt::format("kernel {}: a block of {} threads does not fit on an SM ({} registers/thread, {} B shared; "
                                "limits: warps {}, registers {}, shared memory {})", prog.name, args.block,
                                occ.registers_per_thread, occ.shared_per_cta, occ.limit_warps, occ.limit_registers, occ.limit_shared));
-  // subset: simulate `sms` SMs and the CTAs the hardware would give them
-  int sms = p.chip.sm_count;
-  std::uint64_t ctas = run->grid;
-  double share = 1;
-  if (opt.sample_sms > 0 && opt.sample_sms < sms) {
-    share = double(opt.sample_sms) / sms;
-    sms = opt.sample_sms;
-    ctas = std::max<std::uint64_t>(1, std::uint64_t(std::llround(double(run->grid) * share)));
+  // subset: simulate `sms` SMs and the CTAs the hardware would give them; a subset that holds
+  // the whole grid is no subset (all of the L2 and its bandwidth are the grid's)
+  GridPlan g;
+  g.sms = p.chip.sm_count;
+  g.ctas = g.grid = run->grid;
+  if (opt.sample_sms > 0 && opt.sample_sms < g.sms) {
+    g.ctas = std::max<std::uint64_t>(1, std::uint64_t(std::llround(double(run->grid) * opt.sample_sms / g.sms)));
+    if (g.ctas < g.grid) g.share = double(opt.sample_sms) / g.sms, g.sms = opt.sample_sms;
   }
-  sms = int(std::min<std::uint64_t>(std::uint64_t(sms), ctas));  // an SM without work is not simulated
-  if (ctas > kMaxSimulatedCtas)
+  g.sms = int(std::min<std::uint64_t>(std::uint64_t(g.sms), g.ctas));  // an SM without work is not simulated
+  if (g.ctas > kMaxSimulatedCtas)
     workload_error(fmt::format("kernel {}: a grid of {} blocks is more than the {} the warp model simulates (--sample-sms N "
-                               "simulates N SMs and their share of the grid)", prog.name, ctas, kMaxSimulatedCtas));
-  const std::int64_t horizon = opt.max_cycles > 0 ? opt.max_cycles : kDefaultMaxCycles;
+                               "simulates N SMs and their share of the grid)", prog.name, g.ctas, kMaxSimulatedCtas));
+  g.horizon = opt.max_cycles > 0 ? opt.max_cycles : kDefaultMaxCycles;
+  g.horizon_given = opt.max_cycles > 0;
   KernelStats& st = run->stats;
   st.pcs.assign(prog.code.size(), PcStats{});
   st.trace = opt.trace;
-  st.sms_simulated = sms;
+  st.sms_simulated = g.sms;
   std::uint64_t l1_carve = std::uint64_t(occ.ctas_per_sm) * occ.shared_per_cta;
   std::uint64_t l1_data = p.chip.l1_bytes > double(l1_carve) ? std::uint64_t(p.chip.l1_bytes) - l1_carve : 0;
-  MemorySystem mem(p, sms, l1_data, share);
-  if (opt.warm_l2) warm_buffers(mem, run->memory, std::uint64_t(p.chip.l2_bytes));
   ExecContext ctx;
   ctx.program = &prog;
   ctx.memory = &run->memory;
@@ -119,65 +255,12 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   ctx.nctaid = run->grid;
   const std::vector<LaneFn> lane_fns = decode_lane_functions(prog);
   ctx.lane_fns = lane_fns.data();
-  std::vector<std::unique_ptr<SmCore>> cores;
-  WakeQueue wakes(sms);
-  std::uint64_t next_cta = 0;
-  // CTAs of a subset are spread over the grid like the full launch would place them (every
-  // k-th block), so data-dependent kernels see representative inputs
-  auto cta_index = [&](std::uint64_t k) {
-    return ctas == run->grid ? k : std::min<std::uint64_t>(run->grid - 1, std::uint64_t(double(k) / share));
-  };
-  auto wake = [&](int sm, std::int64_t t) { wakes.wake(sm, t); };
-  // the GPU's CTA dispatcher starts one block every cta_dispatch cycles (a subset gets its share
-  // of the dispatch rate)
-  double dispatch_free = 0;
-  auto dispatch = [&](std::int64_t earliest) {
-    double at = std::max(double(earliest), dispatch_free);
-    dispatch_free = at + p.cta_dispatch_cycles / share;
-    return std::int64_t(std::ceil(at));
-  };
-  // a freed CTA slot takes the next block after cta_launch plus cta_launch_per_warp per warp of
-  // the block (the first blocks start with the launch: an empty kernel's launch does not grow with
-  // its block size)
-  const auto relaunch = std::int64_t(std::llround(p.cta_launch_cycles + p.cta_launch_per_warp * occ.warps_per_cta));
-  for (int i = 0; i < sms; ++i) {
-    cores.push_back(std::make_unique<SmCore>(i, p, prog, ctx, mem, st, occ.ctas_per_sm, values));
-    cores.back()->on_cta_done = [&](int sm, std::int64_t t) {
-      if (next_cta < ctas) {
-        std::int64_t at = dispatch(t + relaunch);
-        cores[std::size_t(sm)]->launch(cta_index(next_cta++), at);
-        wake(sm, at);
-      }
-    };
-  }
-  for (int round = 0; round < occ.ctas_per_sm && next_cta < ctas; ++round)
-    for (int i = 0; i < sms && next_cta < ctas; ++i) {
-      std::int64_t at = dispatch(0);
-      cores[std::size_t(i)]->launch(cta_index(next_cta++), at);
-      wake(i, at);
-    }
-  std::int64_t last = 0;
-  std::int64_t t = 0;
-  int sm = 0;
-  while (wakes.pop(t, sm)) {
-    if (t > horizon)
-      workload_error(fmt::format("kernel {}: stopped at --max-cycles {}{}: {} of {} blocks done (a runaway loop?)", prog.name,
-                                 horizon, opt.max_cycles > 0 ? "" : " (the default)", st.ctas_simulated, ctas));
-    last = std::max(last, t);
-    std::int64_t nt = cores[std::size_t(sm)]->step(t);
-    if (nt < SmCore::kNever) wake(sm, std::max(nt, t + 1));
-  }
-  for (auto& c : cores) {
-    if (c->resident_warps() > 0)
-      workload_error(fmt::format("kernel {}: barrier deadlock: warps wait at bar.sync that the rest of their block never reaches", prog.name));
-    c->close_occupancy(last + 1);
-  }
-  // the kernel is complete once its atomics are performed at L2 (the last may still be queued
-  // on its line after its warp exited)
-  st.cycles = std::max(last + 1, std::int64_t(std::ceil(mem.atomics_done())));
+  g.p = &p, g.prog = &prog, g.ctx = &ctx, g.occ = &occ, g.values = &values;
+  auto mem = prepare_memory(g, run->memory, l1_data, opt.warm_l2);
+  st.cycles = run_grid(g, *mem, st);
   if (st.trace) trace_finish(st);
-  run->memory_stats = mem.stats();
-  run->dram_bytes = mem.dram().bytes;
+  run->memory_stats = mem->stats();
+  run->dram_bytes = mem->dram().bytes;
   run->seconds = double(st.cycles) / p.chip.clock_hz + p.chip.launch_overhead;
   run->host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return run;

@@ -26,11 +26,13 @@ inline constexpr std::uint64_t kMaxSimulatedCtas = 4'000'000;
 struct LaunchOptions {
   LaunchArgs args;
   std::int64_t max_cycles = 0;     // 0 = kDefaultMaxCycles
-  int sample_sms = 0;              // > 0: simulate this many SMs and their share of the grid and bandwidth
+  int sample_sms = 0;              // > 0: simulate this many SMs and their share of the grid, of the
+                                   // bandwidths and of the L2's pressure (a first run counts their lines)
   bool trace = false;
-  // The kernel's buffers start in L2 as a previous identical launch left them (the last
-  // memory.l2.size bytes of them, in declaration order): a kernel replayed in a CUDA graph or a
-  // benchmark loop finds its working set there when it fits. Off: a cold L2 (the first launch).
+  // The kernel's buffers start in L2 as a previous identical launch left them: a kernel replayed
+  // in a CUDA graph or a benchmark loop finds its working set there when it fits. Buffers that fit
+  // one L2 partition are all put there; larger ones get what a simulated previous launch left
+  // (that launch's writes are discarded). Off: a cold L2 (the first launch).
   bool warm_l2 = false;
 };
 

@@ -64,6 +64,40 @@ int MemorySystem::home_part(std::uint64_t line) const {
   return int((h >> 40) % l2_.size());
 }
 
+void Footprint::note(const Coalesced& c, std::uint64_t cta) {
+  for (int i = 0; i < c.count; ++i) {
+    auto [it, added] = owner.try_emplace(c.lines[i].line, cta + 1);
+    if (!added && it->second != cta + 1 && it->second != 0) {
+      it->second = 0;
+      ++shared;
+    }
+  }
+}
+
+void MemorySystem::weigh_own_lines(std::shared_ptr<const Footprint> f, double weight) {
+  footprint_weights_ = std::move(f);
+  own_line_weight_ = weight;
+}
+
+Line& MemorySystem::allocate_l2(SectorCache& part, std::uint64_t line) {
+  if (footprint_weights_) {
+    auto it = footprint_weights_->owner.find(line);
+    if (it != footprint_weights_->owner.end() && it->second != 0) {
+      // the blocks not simulated allocate lines of their own as this one: lines never asked for
+      // again, in the sets their addresses hash to
+      phantom_debt_ += own_line_weight_ - 1;
+      for (; phantom_debt_ >= 1; phantom_debt_ -= 1) part.allocate(kPhantomLine + phantom_lines_++);
+    }
+  }
+  return part.allocate(line);
+}
+
+void MemorySystem::take_l2_from(MemorySystem& previous) {
+  l2_ = std::move(previous.l2_);
+  phantom_lines_ = previous.phantom_lines_;  // the ones it left stay distinct from the next
+  for (auto& part : l2_) part->settle();
+}
+
 void MemorySystem::warm_l2(std::uint64_t base, std::uint64_t bytes) {
   const std::uint64_t line_bytes = std::uint64_t(p_.line_bytes);
   const int sectors = std::min(SectorCache::kMaxSectors, p_.line_bytes / p_.sector_bytes);
@@ -93,17 +127,17 @@ std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int s
     auto* h = l2_[std::size_t(home)]->find(line);
     if (h && (h->valid >> sector & 1)) {
       std::int64_t r = hit_at(h->ready[sector]);
-      if (!l) l = &near.allocate(line);
+      if (!l) l = &allocate_l2(near, line);
       l->valid |= 1u << sector;
       l->ready[sector] = r;
       return r;
     }
   }
-  if (!l) l = &near.allocate(line);
+  if (!l) l = &allocate_l2(near, line);
   Line* hl = nullptr;
   if (far) {
     hl = l2_[std::size_t(home)]->find(line);
-    if (!hl) hl = &l2_[std::size_t(home)]->allocate(line);
+    if (!hl) hl = &allocate_l2(*l2_[std::size_t(home)], line);
   }
   // fetch the DRAM access granule holding this sector (64 B = a sector pair on H100)
   int per_access = std::max(1, p_.dram_access_bytes / p_.sector_bytes);
@@ -204,7 +238,7 @@ std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c, boo
     if (home_part(r.line) != near_part(sm))
       if (auto* c2 = l2_[std::size_t(near_part(sm))]->find(r.line)) c2->valid &= ~r.sectors;
     auto* l = home.find(r.line);
-    if (!l) l = &home.allocate(r.line);
+    if (!l) l = &allocate_l2(home, r.line);
     // written data leaves for DRAM eventually (write-back of full sectors)
     dram_reserve(sent, double(n * p_.sector_bytes), true, r.line * std::uint64_t(p_.line_bytes));
     for (std::uint32_t m = r.sectors; m; m &= m - 1) {

@@ -40,10 +40,31 @@ struct DecayingLoad {
   }
 };
 
+// The lines a run's global accesses touched, and how many of them more than one block touched
+// (to weigh a subset's L2 pressure: kernel_launch.cpp). About kBytesPerLine of host memory a line.
+struct Footprint {
+  std::unordered_map<std::uint64_t, std::uint64_t> owner;  // line -> the block that touched it + 1; 0: several
+  std::uint64_t shared = 0;                                 // lines of owner 0
+  static constexpr double kBytesPerLine = 64;               // a hash node and its bucket
+  void note(const Coalesced& c, std::uint64_t cta);
+};
+
 class MemorySystem {
  public:
-  // `sms` simulated SMs; shared bandwidths are scaled by `bandwidth_share` (subset simulation).
-  MemorySystem(const WarpParams& p, int sms, std::uint64_t l1_data_bytes, double bandwidth_share);
+  // `sms` simulated SMs; the shared bandwidths are scaled by `share` (the share of the grid's SMs
+  // a subset simulation runs).
+  MemorySystem(const WarpParams& p, int sms, std::uint64_t l1_data_bytes, double share);
+  // A subset's L2 pressure: each L2 allocation of a line that one block alone touched in
+  // `f` (a counted run of the same subset) also allocates weight - 1 lines never used again, as
+  // the blocks not simulated fill the L2 with rows of their own. Lines several blocks touched
+  // stand for themselves (the whole grid shares them).
+  void weigh_own_lines(std::shared_ptr<const Footprint> f, double weight);
+  // From now on the global accesses the SMs note go into `f` (null: none are kept).
+  void count_footprint(Footprint* f) { footprint_ = f; }
+  // A global access of block `cta` (its lines), for the footprint being counted.
+  void note_footprint(const Coalesced& c, std::uint64_t cta) {
+    if (footprint_) footprint_->note(c, cta);
+  }
   // Timing of a warp's load issued at cycle t on `sm`: the cycle its data is in registers.
   // l2_only (ld.global.cg): the sectors are neither looked up in nor allocated in the L1.
   std::int64_t load(int sm, std::int64_t t, const Coalesced& c, bool l2_only = false);
@@ -61,6 +82,10 @@ class MemorySystem {
   // leaves it (CUDA graph replays, a benchmark's repetitions): whole lines, ready at cycle 0, not
   // counted in the statistics. Later calls evict earlier lines as the LRU does.
   void warm_l2(std::uint64_t base, std::uint64_t bytes);
+  // The L2 contents a finished launch on `previous` (same parameters) left, ready at cycle 0: the
+  // next launch of a CUDA graph finds them. L1s, queues and statistics start empty; `previous`
+  // is left without an L2.
+  void take_l2_from(MemorySystem& previous);
   // Cycle the tag stage of `sm` frees (for LG throttle).
   double tag_free(int sm) const { return tag_free_[std::size_t(sm)]; }
   const MemoryStats& stats() const { return stats_; }
@@ -98,6 +123,12 @@ class MemorySystem {
   std::unordered_map<std::uint64_t, double> atomic_free_;
   double atomics_done_ = 0;
   MemoryStats stats_;
+  Footprint* footprint_ = nullptr;
+  std::shared_ptr<const Footprint> footprint_weights_;
+  double own_line_weight_ = 1, phantom_debt_ = 0;
+  std::uint64_t phantom_lines_ = 0;
+  static constexpr std::uint64_t kPhantomLine = std::uint64_t(1) << 58;  // above every buffer's line
+  SectorCache::Line& allocate_l2(SectorCache& part, std::uint64_t line);
 };
 
 }  // namespace hwsim::warp

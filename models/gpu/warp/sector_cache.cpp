@@ -54,4 +54,12 @@ SectorCache::Line& SectorCache::allocate(std::uint64_t line) {
   return lines[victim];
 }
 
+void SectorCache::settle() {
+  for (std::size_t c = 0; c < line_chunks_.size(); ++c) {
+    if (!line_chunks_[c]) continue;
+    Line* lines = line_chunks_[c].get();
+    for (std::size_t i = 0; i < (std::size_t(ways_) << chunk_bits_); ++i) std::fill(std::begin(lines[i].ready), std::end(lines[i].ready), std::int64_t(0));
+  }
+}
+
 }  // namespace hwsim::warp

@@ -22,6 +22,8 @@ class SectorCache {
   Line* find(std::uint64_t line);              // updates LRU on a hit
   Line& allocate(std::uint64_t line);          // the LRU way of the set, emptied and retagged
   std::uint64_t capacity_lines() const { return std::uint64_t(sets_) * std::uint64_t(ways_); }
+  // Every sector held becomes ready at cycle 0 (the contents a finished launch leaves the next).
+  void settle();
 
  private:
   // A way's tag and LRU stamp, kept apart from the sector state so a lookup reads one set's tags

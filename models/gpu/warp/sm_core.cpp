@@ -323,6 +323,7 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
       ++ps.global_requests;
       ps.sectors += std::uint64_t(c.sectors());
       ps.lines += std::uint64_t(c.count);
+      mem_.note_footprint(c, w.cta_id);
       if (fx.store) mem_.store(id_, t, c, false);
       else if (fx.atomic) {
         std::int64_t held = t;
