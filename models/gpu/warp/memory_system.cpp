@@ -84,9 +84,8 @@ Line& MemorySystem::allocate_l2(SectorCache& part, std::uint64_t line) {
     auto it = footprint_weights_->owner.find(line);
     if (it != footprint_weights_->owner.end() && it->second != 0) {
       // the blocks not simulated allocate lines of their own as this one: lines never asked for
-      // again, in the sets their addresses hash to
-      phantom_debt_ += own_line_weight_ - 1;
-      for (; phantom_debt_ >= 1; phantom_debt_ -= 1) part.allocate(kPhantomLine + phantom_lines_++);
+      // again, spread over the sets
+      part.add_pressure(own_line_weight_ - 1);
     }
   }
   return part.allocate(line);
@@ -94,7 +93,6 @@ Line& MemorySystem::allocate_l2(SectorCache& part, std::uint64_t line) {
 
 void MemorySystem::take_l2_from(MemorySystem& previous) {
   l2_ = std::move(previous.l2_);
-  phantom_lines_ = previous.phantom_lines_;  // the ones it left stay distinct from the next
   for (auto& part : l2_) part->settle();
 }
 

@@ -55,8 +55,8 @@ class MemorySystem {
   // a subset simulation runs).
   MemorySystem(const WarpParams& p, int sms, std::uint64_t l1_data_bytes, double share);
   // A subset's L2 pressure: each L2 allocation of a line that one block alone touched in
-  // `f` (a counted run of the same subset) also allocates weight - 1 lines never used again, as
-  // the blocks not simulated fill the L2 with rows of their own. Lines several blocks touched
+  // `f` (a counted run of the same subset) also fills the L2 with weight - 1 lines never used
+  // again (SectorCache::add_pressure), as the blocks not simulated do with rows of their own. Lines several blocks touched
   // stand for themselves (the whole grid shares them).
   void weigh_own_lines(std::shared_ptr<const Footprint> f, double weight);
   // From now on the global accesses the SMs note go into `f` (null: none are kept).
@@ -125,9 +125,7 @@ class MemorySystem {
   MemoryStats stats_;
   Footprint* footprint_ = nullptr;
   std::shared_ptr<const Footprint> footprint_weights_;
-  double own_line_weight_ = 1, phantom_debt_ = 0;
-  std::uint64_t phantom_lines_ = 0;
-  static constexpr std::uint64_t kPhantomLine = std::uint64_t(1) << 58;  // above every buffer's line
+  double own_line_weight_ = 1;
   SectorCache::Line& allocate_l2(SectorCache& part, std::uint64_t line);
 };
 

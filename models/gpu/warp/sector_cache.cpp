@@ -25,6 +25,10 @@ SectorCache::Way* SectorCache::set_ways(std::uint64_t set, bool create, Line** l
     if (!create) return nullptr;
     ways = std::make_unique<Way[]>(std::size_t(ways_) << chunk_bits_);  // empty ways
     line_chunks_[chunk] = std::make_unique<Line[]>(std::size_t(ways_) << chunk_bits_);
+    // fillers in an empty set are as good as empty ways: the new sets owe none
+    if (!taken_.empty())
+      for (std::uint64_t s = std::uint64_t(chunk) << chunk_bits_; s < sets_ && s < (std::uint64_t(chunk + 1) << chunk_bits_); ++s)
+        taken_[std::size_t(s)] = share_due();
   }
   const std::size_t first = std::size_t(set & ((std::uint64_t(1) << chunk_bits_) - 1)) * std::size_t(ways_);
   *lines = &line_chunks_[chunk][first];
@@ -33,8 +37,10 @@ SectorCache::Way* SectorCache::set_ways(std::uint64_t set, bool create, Line** l
 
 SectorCache::Line* SectorCache::find(std::uint64_t line) {
   Line* lines = nullptr;
-  Way* set = set_ways(set_of(line), false, &lines);
+  const std::uint64_t s = set_of(line);
+  Way* set = set_ways(s, false, &lines);
   if (!set) return nullptr;
+  if (!taken_.empty()) take_pressure(s, set, lines);
   for (int w = 0; w < ways_; ++w)
     if (set[w].tag == line + 1) {
       set[w].used = ++clock_;
@@ -45,13 +51,34 @@ SectorCache::Line* SectorCache::find(std::uint64_t line) {
 
 SectorCache::Line& SectorCache::allocate(std::uint64_t line) {
   Line* lines = nullptr;
-  Way* set = set_ways(set_of(line), true, &lines);
+  const std::uint64_t s = set_of(line);
+  Way* set = set_ways(s, true, &lines);
+  if (!taken_.empty()) take_pressure(s, set, lines);
   int victim = 0;
   for (int w = 1; w < ways_; ++w)
     if (set[w].used < set[victim].used) victim = w;
   set[victim] = Way{line + 1, ++clock_};
   lines[victim] = Line{};
   return lines[victim];
+}
+
+void SectorCache::add_pressure(double lines) {
+  if (taken_.empty()) taken_.assign(std::size_t(sets_), share_due());
+  pressure_ += lines;
+}
+
+void SectorCache::take_pressure(std::uint64_t s, Way* set, Line* lines) {
+  const std::uint64_t due = share_due();
+  std::uint64_t& taken = taken_[std::size_t(s)];
+  const std::uint64_t fillers = std::min<std::uint64_t>(due - taken, std::uint64_t(ways_));
+  taken = due;
+  for (std::uint64_t f = 0; f < fillers; ++f) {  // each takes the least recently used way
+    int victim = 0;
+    for (int w = 1; w < ways_; ++w)
+      if (set[w].used < set[victim].used) victim = w;
+    set[victim] = Way{kFiller, ++clock_};
+    lines[victim] = Line{};
+  }
 }
 
 void SectorCache::settle() {

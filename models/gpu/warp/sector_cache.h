@@ -24,6 +24,11 @@ class SectorCache {
   std::uint64_t capacity_lines() const { return std::uint64_t(sets_) * std::uint64_t(ways_); }
   // Every sector held becomes ready at cycle 0 (the contents a finished launch leaves the next).
   void settle();
+  // Lines that fill the cache and are never asked for again (those of the blocks a subset of SMs
+  // does not simulate): `lines` more of them, spread evenly over the sets. A set takes its share
+  // when it is next looked at, as lines newer than all it holds (the LRU order allocating them
+  // one by one would give), so the cost is per lookup, not per line.
+  void add_pressure(double lines);
 
  private:
   // A way's tag and LRU stamp, kept apart from the sector state so a lookup reads one set's tags
@@ -42,6 +47,11 @@ class SectorCache {
   std::vector<std::unique_ptr<Line[]>> line_chunks_;
   std::uint64_t sets_;
   int ways_;
+  double pressure_ = 0;                  // filler lines added so far, all sets
+  std::vector<std::uint64_t> taken_;     // per set: its share of pressure_ already taken (empty: none yet)
+  static constexpr std::uint64_t kFiller = ~std::uint64_t(0);  // a filler way's tag: matches no line
+  std::uint64_t share_due() const { return std::uint64_t(pressure_ / double(sets_)); }
+  void take_pressure(std::uint64_t set, Way* ways, Line* lines);
   bool hashed_;
   std::uint64_t clock_ = 0;
 };
