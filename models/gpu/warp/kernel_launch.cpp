@@ -43,9 +43,15 @@ namespace {
 
 // LaunchOptions::warm_l2: the buffers in declaration order, only their last `l2_bytes` (more
 // would be evicted by the LRU anyway).
-void warm_buffers(MemorySystem& mem, const GlobalMemory& memory, std::uint64_t l2_bytes) {
+// The buffers' bytes, all of them.
+std::uint64_t buffer_bytes(const GlobalMemory& memory) {
   std::uint64_t total = 0;
   for (const auto& b : memory.buffers()) total += b->bytes();
+  return total;
+}
+
+void warm_buffers(MemorySystem& mem, const GlobalMemory& memory, std::uint64_t l2_bytes) {
+  const std::uint64_t total = buffer_bytes(memory);
   std::uint64_t skip = total > l2_bytes ? total - l2_bytes : 0;
   for (const auto& b : memory.buffers()) {
     std::uint64_t drop = std::min(skip, b->bytes());
@@ -151,13 +157,6 @@ std::int64_t run_grid(const GridPlan& g, MemorySystem& mem, KernelStats& st) {
   // the kernel is complete once its atomics are performed at L2 (the last may still be queued
   // on its line after its warp exited)
   return std::max(last + 1, std::int64_t(std::ceil(mem.atomics_done())));
-}
-
-// The buffers' bytes, all of them.
-std::uint64_t buffer_bytes(const GlobalMemory& memory) {
-  std::uint64_t total = 0;
-  for (const auto& b : memory.buffers()) total += b->bytes();
-  return total;
 }
 
 // A run of the grid whose timing is not kept (a previous launch, a footprint count): the
