@@ -176,96 +176,140 @@ void FlowNetwork::recompute_rates() {
 
 // Progressive filling: raise every unfrozen flow's rate by the same amount until a flow reaches
 // its cap or a resource saturates; freeze those flows; repeat. A group whose members would freeze
-// apart (their private resources differ) is split, and the filling starts again. Each round visits
-// only the unfrozen flows (live_, in flow order) and the resources they load (active_), with the
-// arithmetic of a pass over them all: sums in flow order, untouched resources unchanged.
+// apart (their private resources differ) is split, and the filling starts again.
+//
+// The arithmetic is that of a pass over every unfrozen flow each round (tests/unit/u191), done
+// with less work: unfrozen flows all have the same rate (`level`: every one starts at 0 and rises
+// by the same steps); a resource's summed weight is added again, in flow order, only when one of
+// its flows froze (otherwise the same additions give the same sum); only the flows of a resource
+// that saturated are looked up.
 bool FlowNetwork::fill_rates() {
-  touch_resources();
-  live_.clear();
-  for (std::size_t i = 0; i < flows_.size(); ++i) {
-    flows_[i].rate = 0;
-    if (!is_done(flows_[i])) live_.push_back(i);
-  }
-  active_.clear();
+  list_entries();
+  double level = 0;
   while (!live_.empty()) {
-    double step = sum_live_loads();
+    double step = min_cap_ - level;  // the least (cap - rate): rounding is monotone, so exact
     for (ResourceId r : active_)
       if (weight_[r] > 0) step = std::min(step, spare_[r] / weight_[r]);
     if (!std::isfinite(step)) step = 0;  // unconstrained flow: treat as instantaneous below
+    level += step;
     for (ResourceId r : active_) {
       spare_[r] -= weight_[r] * step;
       saturated_[r] = spare_[r] <= resources_[r].capacity * kSaturated;
     }
-    std::size_t kept = 0;
-    for (std::size_t i : live_) {
-      Freeze verdict = raise(flows_[i], step);
-      if (verdict == Freeze::split) {  // members part ways: run them apart
-        split_group(i);
-        return false;
-      }
-      if (verdict == Freeze::no) live_[kept++] = i;
-    }
-    if (kept == live_.size()) break;  // cannot happen in exact arithmetic; guards against an endless loop
-    live_.resize(kept);
+    mark_saturated(step);
+    Verdicts v = freeze(level, step);
+    if (v == Verdicts::split) return false;
+    if (v == Verdicts::done) break;
+    resum_dirty();
   }
+  for (std::size_t i : live_) flows_[i].rate = level;
   return true;
 }
 
-// The resources some flow crosses take part: their spare capacity starts full, their weight 0.
-void FlowNetwork::touch_resources() {
-  touched_.clear();
+void FlowNetwork::list_entries() {
+  for (ResourceId r : active_) entries_[r].clear();
+  entries_.resize(resources_.size());
   weight_.assign(resources_.size(), 0.0);
-  in_active_.assign(resources_.size(), 0);
-  auto touch = [&](ResourceId r) {
-    if (!in_active_[r]) in_active_[r] = 1, touched_.push_back(r);
-  };
-  for (const auto& f : flows_) {
-    f.demands.for_each([&](const FlowDemand& d) { touch(d.resource); });
-    for (ResourceId m : f.members) touch(m);
-  }
   spare_.resize(resources_.size());
   saturated_.resize(resources_.size());
-  for (ResourceId r : touched_) spare_[r] = resources_[r].capacity, in_active_[r] = 0;
-}
-
-// The live flows' weights on each resource they cross (into weight_, listing active_), each
-// demand of a group added once per member in a row; returns the least headroom to a flow's cap.
-double FlowNetwork::sum_live_loads() {
-  for (ResourceId r : active_) weight_[r] = 0, in_active_[r] = 0;
+  listed_.assign(resources_.size(), 0);
+  full_.assign(flows_.size(), 0);
+  frozen_.assign(flows_.size(), 0);
+  cap_.resize(flows_.size());
+  changed_.clear();
+  held_members_.assign(flows_.size(), 0);
   active_.clear();
-  auto load = [&](ResourceId r, double w, std::size_t times) {
-    if (!in_active_[r]) in_active_[r] = 1, active_.push_back(r);
-    double& sum = weight_[r];
-    for (std::size_t k = 0; k < times; ++k) sum += w;
+  live_.clear();
+  min_cap_ = kInf;
+  auto add = [&](ResourceId r, Entry e) {
+    if (!listed_[r]) listed_[r] = 1, active_.push_back(r), spare_[r] = resources_[r].capacity;
+    entries_[r].push_back(e);
+    for (std::uint32_t k = 0; k < e.times; ++k) weight_[r] += e.weight;
   };
-  double step = kInf;
-  for (std::size_t i : live_) {
-    const Flow& f = flows_[i];
-    step = std::min(step, f.max_rate - f.rate);
-    std::size_t count = f.count();
-    f.demands.for_each([&](const FlowDemand& d) { load(d.resource, d.weight, count); });
-    for (ResourceId m : f.members) load(m, f.member_weight, 1);
+  for (std::size_t i = 0; i < flows_.size(); ++i) {
+    Flow& f = flows_[i];
+    f.rate = 0;
+    if (is_done(f)) continue;
+    live_.push_back(i);
+    cap_[i] = f.max_rate;
+    min_cap_ = std::min(min_cap_, f.max_rate);
+    auto flow = std::uint32_t(i), times = std::uint32_t(f.count());
+    f.demands.for_each([&](const FlowDemand& d) { add(d.resource, {flow, times, false, d.weight}); });
+    for (ResourceId m : f.members) add(m, {flow, 1, true, f.member_weight});
   }
-  return step;
+  for (ResourceId r : active_) listed_[r] = 0;
 }
 
-// Raises f's rate by `step`; whether it froze (at its cap or on a saturated resource), or is a
-// group whose members' private resources saturated apart. Every resource f crosses is active
-// (its saturated_ flag is this round's).
-FlowNetwork::Freeze FlowNetwork::raise(Flow& f, double step) const {
-  auto saturated = [&](ResourceId r) { return saturated_[r] != 0; };
-  f.rate += step;
-  bool full = f.rate >= f.max_rate * (1 - kSaturated);
-  f.demands.for_each([&](const FlowDemand& d) {
-    if (d.weight > 0 && saturated(d.resource)) full = true;
-  });
-  if (!full && step != 0 && f.member_weight > 0 && !f.members.empty()) {
-    std::size_t at_limit = 0;
-    for (ResourceId m : f.members) at_limit += saturated(m) ? 1 : 0;
-    if (at_limit > 0 && at_limit < f.members.size()) return Freeze::split;
-    full = at_limit > 0;
+// A resource with weight saturates only this round: its weighted flows froze when it did.
+void FlowNetwork::mark_saturated(double step) {
+  if (step == 0) return;  // every live flow freezes
+  for (ResourceId r : active_) {
+    if (!saturated_[r] || !(weight_[r] > 0)) continue;
+    for (const Entry& e : entries_[r]) {
+      if (e.member) ++held_members_[e.flow];
+      else if (e.weight > 0) full_[e.flow] = 1;
+    }
   }
-  return full || step == 0 ? Freeze::yes : Freeze::no;
+}
+
+// In flow order, as a pass over them would decide: the first group whose members part ways is
+// split (the filling then starts again).
+FlowNetwork::Verdicts FlowNetwork::freeze(double level, double step) {
+  std::size_t kept = 0;
+  double min_cap = kInf;
+  for (std::size_t i : live_) {
+    if (step != 0 && !full_[i] && held_members_[i] == 0 && !(level >= cap_[i] * (1 - kSaturated))) {
+      live_[kept++] = i, min_cap = std::min(min_cap, cap_[i]);  // the common case: it rises on
+      continue;
+    }
+    Flow& f = flows_[i];
+    bool full = level >= f.max_rate * (1 - kSaturated) || full_[i];
+    if (!full && step != 0 && f.member_weight > 0 && !f.members.empty()) {
+      std::size_t held = held_members_[i];
+      if (held > 0 && held < f.members.size()) {
+        split_group(i);
+        return Verdicts::split;
+      }
+      full = held > 0;
+    }
+    full_[i] = 0, held_members_[i] = 0;
+    if (!full && step != 0) {
+      live_[kept++] = i, min_cap = std::min(min_cap, f.max_rate);
+      continue;
+    }
+    f.rate = level, frozen_[i] = 1;
+    auto changed = [&](ResourceId r) {
+      if (!listed_[r]) listed_[r] = 1, changed_.push_back(r);
+    };
+    f.demands.for_each([&](const FlowDemand& d) { changed(d.resource); });
+    for (ResourceId m : f.members) changed(m);
+  }
+  if (kept == live_.size()) return Verdicts::done;  // cannot happen in exact arithmetic; guards against an endless loop
+  live_.resize(kept);
+  min_cap_ = min_cap;
+  return live_.empty() ? Verdicts::done : Verdicts::continuing;
+}
+
+void FlowNetwork::resum_dirty() {
+  bool emptied = false;
+  for (ResourceId r : changed_) {
+    listed_[r] = 0;
+    std::vector<Entry>& list = entries_[r];
+    std::size_t kept = 0;
+    double sum = 0;
+    for (const Entry& e : list) {
+      if (frozen_[e.flow]) continue;
+      list[kept++] = e;
+      for (std::uint32_t k = 0; k < e.times; ++k) sum += e.weight;
+    }
+    list.resize(kept);
+    weight_[r] = sum;
+    emptied = emptied || kept == 0;
+  }
+  changed_.clear();
+  if (emptied)
+    active_.erase(std::remove_if(active_.begin(), active_.end(), [&](ResourceId r) { return entries_[r].empty(); }),
+                  active_.end());
 }
 
 }  // namespace hwsim

@@ -176,22 +176,40 @@ class FlowNetwork {
   void recompute_rates();
   // One pass of progressive filling; false when a group had to be split (then run it again).
   bool fill_rates();
-  void touch_resources();
-  double sum_live_loads();
-  enum class Freeze { no, yes, split };
-  Freeze raise(Flow& f, double step) const;
-  // Replaces group flows_[i] by its members, one flow each, in order.
-  void split_group(std::size_t i);
+  // Lists, per resource, the entries of the flows still running (in flow order), their sums and
+  // the resources that take part; every flow's rate starts at 0.
+  void list_entries();
+  // Marks the live flows a saturated resource freezes (full_) or whose members it holds back.
+  void mark_saturated(double step);
+  enum class Verdicts { done, continuing, split };
+  // Freezes the flows that reached their cap or a saturated resource at rate `level`.
+  Verdicts freeze(double level, double step);
+  // Drops frozen flows' entries from the resources they crossed and sums those resources again.
+  void resum_dirty();
+  void split_group(std::size_t i);  // replaces group flows_[i] by its members, one flow each, in order
   void settle() { if (dirty_) recompute_rates(); }
   bool is_done(const Flow& f) const;
 
   bool dirty_ = false;  // flows changed since the rates were computed
-  // Scratch space reused by recompute_rates().
+  // Scratch space of the filling, reused. An entry is a live flow's load on one resource: a shared
+  // demand (added `times` = the group's count times) or one member's private resource.
+  struct Entry {
+    std::uint32_t flow;
+    std::uint32_t times : 31;
+    std::uint32_t member : 1;
+    double weight;
+  };
+  std::vector<std::vector<Entry>> entries_;  // per resource
   std::vector<double> spare_, weight_, load_;
-  std::vector<char> in_active_;            // resource listed in active_ (touched_ while touching)
   std::vector<char> saturated_;            // an active resource's spare is used up (this round)
-  std::vector<ResourceId> touched_, active_;
+  std::vector<char> listed_;               // resource in active_ (while listing) / in changed_
+  std::vector<ResourceId> active_, changed_;  // resources live flows cross; those that lost one
   std::vector<std::size_t> live_;          // unfrozen flows, in flow order
+  std::vector<char> frozen_;               // per flow: its rate is settled (this filling)
+  std::vector<double> cap_;                // per flow: its cap (max_rate), kept beside the flags
+  std::vector<char> full_;                 // per flow: crosses a resource saturated this round
+  std::vector<std::uint32_t> held_members_;  // per flow: members on resources saturated this round
+  double min_cap_ = 0;                     // the least cap of a live flow
 
   std::vector<Resource> resources_;
   std::vector<Flow> flows_;
