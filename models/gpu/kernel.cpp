@@ -14,10 +14,10 @@ void check_kernel_size(const std::string& op_name, double items, const char* wha
                                "use a smaller shape (or split the op)", op_name, items, what, kMaxWorkItemsPerKernel));
 }
 
-std::vector<OperandRead> tensor_blocks(std::int64_t tensor, double begin, double end) {
+OperandList tensor_blocks(std::int64_t tensor, double begin, double end) {
   if (end <= begin) return {};
   if (tensor < 0) return {{-1, end - begin}};
-  std::vector<OperandRead> out;
+  OperandList out;
   auto first = std::int64_t(std::floor(begin / kTensorBlock));
   auto last = std::int64_t(std::ceil(end / kTensorBlock));
   for (std::int64_t b = first; b < last; ++b) {

@@ -1,6 +1,7 @@
 #pragma once
 // A GPU kernel as the tile model runs it: a grid of CTAs, each a unit of work that loads operand
 // objects (through L2, from HBM on a miss), does math on one SM, and writes results.
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,11 +17,14 @@ struct OperandRead {
   double offset = 0;    // first byte within the object
 };
 using OperandWrite = OperandRead;  // object < 0: streaming store, straight to device memory
+// A CTA's operands: most CTAs touch one or two blocks per list, kept inline (a kernel's lowering
+// makes millions of CTAs; two heap lists each cost more than the rest of their lowering).
+using OperandList = boost::container::small_vector<OperandRead, 2>;
 
 struct CtaWork {
   double flops = 0;
-  std::vector<OperandRead> reads;
-  std::vector<OperandWrite> writes;  // results (allocated in the write-back L2)
+  OperandList reads;
+  OperandList writes;  // results (allocated in the write-back L2)
   double scratch_bytes = 0;          // L2-only traffic (split-K partial sums)
 };
 
@@ -35,7 +39,7 @@ constexpr double kMaxWorkItemsPerKernel = 4e6;
 void check_kernel_size(const std::string& op_name, double items, const char* what);
 
 // The L2 objects covering bytes [begin, end) of tensor `tensor` (streaming when tensor < 0).
-std::vector<OperandRead> tensor_blocks(std::int64_t tensor, double begin, double end);
+OperandList tensor_blocks(std::int64_t tensor, double begin, double end);
 
 struct Kernel {
   std::string name;          // op name

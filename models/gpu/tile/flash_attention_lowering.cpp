@@ -231,7 +231,7 @@ std::vector<Kernel> split_kv(const AttentionOp& op, const std::string& name, con
       c.reads = tensor_blocks(tensors.input, q_offset, q_offset + q_bytes);
       c.reads.push_back({-1, 2.0 * chunk * double(op.head_dim) * ekv});
       double partial = rows * double(op.head_dim + 1) * 4.0;
-      c.writes = plan.splits > 1 ? std::vector<OperandWrite>{{object_base + (u * plan.splits + s) + 1, partial}}
+      c.writes = plan.splits > 1 ? OperandList{{object_base + (u * plan.splits + s) + 1, partial}}
                                  : tensor_blocks(tensors.output, q_offset, q_offset + q_bytes);
       k.ctas.push_back(std::move(c));
     }

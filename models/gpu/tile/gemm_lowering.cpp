@@ -235,14 +235,14 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   double row_bytes = double(g.k) * ea;
   auto a_reads = [&](std::int64_t grp, std::int64_t i, std::int64_t s, double rows, double k_begin, double k_end) {
     if (tensors.input < 0)
-      return std::vector<OperandRead>{{object_base + ((grp * tm + i) * t.split_k + s) * 2, rows * (k_end - k_begin) * ea}};
+      return OperandList{{object_base + ((grp * tm + i) * t.split_k + s) * 2, rows * (k_end - k_begin) * ea}};
     double panel = (double(grp) * g.m + double(i) * t.bm) * row_bytes;
     double fraction_begin = k_begin / double(g.k), fraction_end = k_end / double(g.k);
     return tensor_blocks(tensors.input, panel + rows * row_bytes * fraction_begin, panel + rows * row_bytes * fraction_end);
   };
   // out rows of tile (i, j), as blocks of the output tensor (streaming stores when it has no id).
   auto out_writes = [&](std::int64_t grp, std::int64_t i, std::int64_t j, double rows, double cols) {
-    if (tensors.output < 0) return std::vector<OperandWrite>{{-1, rows * cols * eo}};
+    if (tensors.output < 0) return OperandList{{-1, rows * cols * eo}};
     double tile_rows = (double(grp) * g.m + double(i) * t.bm) * double(g.n) * eo;
     double begin = tile_rows + double(j) / double(tn) * rows * double(g.n) * eo;
     return tensor_blocks(tensors.output, begin, begin + rows * cols * eo);

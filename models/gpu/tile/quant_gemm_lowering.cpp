@@ -135,7 +135,7 @@ class FusedBuilder {
 
   // The pass's activation rows, K range [k_begin, k_end): blocks of the input tensor (an object
   // per pass when it has no identity).
-  std::vector<OperandRead> activation_reads(const Piece& p) const {
+  OperandList activation_reads(const Piece& p) const {
     double row_bytes = double(g_.k) * ea_;
     double bytes = p.rows * (p.k_end - p.k_begin) * ea_;
     if (tensors_.input < 0) return {{base_ + p.grp * passes_ + p.pass, bytes, p.rows * p.k_begin * ea_}};
@@ -144,7 +144,7 @@ class FusedBuilder {
     return tensor_blocks(tensors_.input, begin, begin + bytes);
   }
 
-  std::vector<OperandWrite> output_writes(const Piece& p) const {
+  OperandList output_writes(const Piece& p) const {
     double bytes = p.rows * p.cols * eo_;
     if (tensors_.output < 0) return {{-1, bytes}};
     double rows_begin = (double(p.grp) * double(g_.m) + double(p.pass) * q_.m_tile) * double(g_.n) * eo_;

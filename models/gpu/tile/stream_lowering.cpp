@@ -58,7 +58,7 @@ Kernel lower_rows(const StreamOp& op, const GpuChip& chip, TensorIds tensors, st
     std::int64_t row_tensor = tensors.input >= 0 ? tensors.input : -1;
     c.reads = tensor_blocks(row_tensor, begin, end);
     for (int pass = 1; pass < passes; ++pass) {
-      auto again = row_tensor >= 0 ? tensor_blocks(row_tensor, begin, end) : std::vector<OperandRead>{};
+      auto again = row_tensor >= 0 ? tensor_blocks(row_tensor, begin, end) : OperandList{};
       c.reads.insert(c.reads.end(), again.begin(), again.end());
       if (row_tensor < 0) c.scratch_bytes += end - begin;
     }

@@ -14,7 +14,7 @@ PackedKernel PackedKernel::pack(Kernel kernel) {
     throw std::logic_error(kernel.name + ": more operand blocks than a packed kernel indexes");
   p.ctas.reserve(kernel.ctas.size());
   p.operands.reserve(operands);
-  auto append = [&](const std::vector<OperandRead>& list) {
+  auto append = [&](const OperandList& list) {
     auto first = std::uint32_t(p.operands.size());
     p.operands.insert(p.operands.end(), list.begin(), list.end());
     return first;
