@@ -20,11 +20,20 @@ std::uint64_t SectorCache::set_of(std::uint64_t line) const {
 
 SectorCache::Way* SectorCache::set_ways(std::uint64_t set, bool create, Line** lines) {
   const std::size_t chunk = std::size_t(set >> chunk_bits_);
-  auto& ways = way_chunks_[chunk];
-  if (!ways) {
+  if (!way_chunks_[chunk]) {
     if (!create) return nullptr;
-    ways = std::make_unique<Way[]>(std::size_t(ways_) << chunk_bits_);  // empty ways
-    line_chunks_[chunk] = std::make_unique<Line[]>(std::size_t(ways_) << chunk_bits_);
+    // A chunk's storage comes from the current slab (a new one when it is used up): one
+    // allocation per kSlabChunks chunks, not two per set.
+    const std::size_t per_chunk = std::size_t(ways_) << chunk_bits_;
+    const std::size_t slab_chunks = std::min(kSlabChunks, way_chunks_.size());
+    if (slab_used_ == slab_chunks || way_slabs_.empty()) {
+      way_slabs_.push_back(std::make_unique<Way[]>(per_chunk * slab_chunks));  // empty ways
+      line_slabs_.push_back(std::make_unique_for_overwrite<Line[]>(per_chunk * slab_chunks));  // unwritten
+      slab_used_ = 0;
+    }
+    way_chunks_[chunk] = way_slabs_.back().get() + per_chunk * slab_used_;
+    line_chunks_[chunk] = line_slabs_.back().get() + per_chunk * slab_used_;
+    ++slab_used_;
     // fillers in an empty set are as good as empty ways: the new sets owe none
     if (!taken_.empty())
       for (std::uint64_t s = std::uint64_t(chunk) << chunk_bits_; s < sets_ && s < (std::uint64_t(chunk + 1) << chunk_bits_); ++s)
@@ -32,7 +41,7 @@ SectorCache::Way* SectorCache::set_ways(std::uint64_t set, bool create, Line** l
   }
   const std::size_t first = std::size_t(set & ((std::uint64_t(1) << chunk_bits_) - 1)) * std::size_t(ways_);
   *lines = &line_chunks_[chunk][first];
-  return &ways[first];
+  return &way_chunks_[chunk][first];
 }
 
 SectorCache::Line* SectorCache::find(std::uint64_t line) {
@@ -67,25 +76,46 @@ void SectorCache::add_pressure(double lines) {
   pressure_ += lines;
 }
 
-void SectorCache::take_pressure(std::uint64_t s, Way* set, Line* lines) {
+// The fillers take the least recently used ways one after another: in order of their stamps
+// (the lower way first among equal stamps), each new filler newer than every way it did not take.
+// Fillers are alike (their tag matches no line), so only which ways they take, and the stamps they
+// get as a set, matter; their sector state is never read, so it is not cleared.
+void SectorCache::take_pressure(std::uint64_t s, Way* set, Line*) {
   const std::uint64_t due = share_due();
   std::uint64_t& taken = taken_[std::size_t(s)];
-  const std::uint64_t fillers = std::min<std::uint64_t>(due - taken, std::uint64_t(ways_));
+  const int fillers = int(std::min<std::uint64_t>(due - taken, std::uint64_t(ways_)));
   taken = due;
-  for (std::uint64_t f = 0; f < fillers; ++f) {  // each takes the least recently used way
-    int victim = 0;
-    for (int w = 1; w < ways_; ++w)
-      if (set[w].used < set[victim].used) victim = w;
-    set[victim] = Way{kFiller, ++clock_};
-    lines[victim] = Line{};
+  if (fillers == 0) return;
+  if (fillers == ways_) {  // all of them: which way gets which stamp cannot be told apart
+    for (int w = 0; w < ways_; ++w) set[w] = Way{kFiller, ++clock_};
+    return;
   }
+  if (fillers <= 2) {  // few: the least recently used way, once or twice
+    for (int f = 0; f < fillers; ++f) {
+      int victim = 0;
+      for (int w = 1; w < ways_; ++w)
+        if (set[w].used < set[victim].used) victim = w;
+      set[victim] = Way{kFiller, ++clock_};
+    }
+    return;
+  }
+  order_.resize(std::size_t(ways_));
+  for (int w = 0; w < ways_; ++w) {  // insertion sort by stamp: stable, and no allocation
+    int j = w;
+    for (; j > 0 && set[order_[std::size_t(j - 1)]].used > set[w].used; --j) order_[std::size_t(j)] = order_[std::size_t(j - 1)];
+    order_[std::size_t(j)] = w;
+  }
+  for (int f = 0; f < fillers; ++f) set[order_[std::size_t(f)]] = Way{kFiller, ++clock_};
 }
 
 void SectorCache::settle() {
   for (std::size_t c = 0; c < line_chunks_.size(); ++c) {
     if (!line_chunks_[c]) continue;
-    Line* lines = line_chunks_[c].get();
-    for (std::size_t i = 0; i < (std::size_t(ways_) << chunk_bits_); ++i) std::fill(std::begin(lines[i].ready), std::end(lines[i].ready), std::int64_t(0));
+    Line* lines = line_chunks_[c];
+    const Way* ways = way_chunks_[c];
+    for (std::size_t i = 0; i < (std::size_t(ways_) << chunk_bits_); ++i)
+      if (ways[i].tag != 0 && ways[i].tag != kFiller)  // a line held (the others are never read)
+        std::fill(std::begin(lines[i].ready), std::end(lines[i].ready), std::int64_t(0));
   }
 }
 

@@ -13,9 +13,11 @@ namespace hwsim::warp {
 class SectorCache {
  public:
   static constexpr int kMaxSectors = 8;
+  // No member initialisers: a slab's lines are left unwritten until allocate() gives one out
+  // (as Line{}, all zero), so a tag store costs memory pages only where lines are used.
   struct Line {
-    std::uint32_t valid = 0;         // sector bits
-    std::int64_t ready[kMaxSectors] = {};
+    std::uint32_t valid;             // sector bits
+    std::int64_t ready[kMaxSectors];
   };
 
   SectorCache(std::uint64_t bytes, int line_bytes, int ways, bool hashed_index);
@@ -43,8 +45,14 @@ class SectorCache {
   int chunk_bits_ = 0;
   // The set's ways (and their lines), or null when never filled and !create.
   Way* set_ways(std::uint64_t set, bool create, Line** lines);
-  std::vector<std::unique_ptr<Way[]>> way_chunks_;
-  std::vector<std::unique_ptr<Line[]>> line_chunks_;
+  std::vector<Way*> way_chunks_;    // per chunk: its ways (in a slab), null until filled
+  std::vector<Line*> line_chunks_;
+  // Chunks are carved from slabs of kSlabChunks chunks (of all of them when there are fewer: a
+  // small cache is one chunk, allocated when first filled).
+  static constexpr std::size_t kSlabChunks = 64;
+  std::vector<std::unique_ptr<Way[]>> way_slabs_;
+  std::vector<std::unique_ptr<Line[]>> line_slabs_;
+  std::size_t slab_used_ = 0;
   std::uint64_t sets_;
   int ways_;
   double pressure_ = 0;                  // filler lines added so far, all sets
@@ -54,6 +62,7 @@ class SectorCache {
   void take_pressure(std::uint64_t set, Way* ways, Line* lines);
   bool hashed_;
   std::uint64_t clock_ = 0;
+  std::vector<int> order_;               // take_pressure's scratch: a set's ways, oldest first
 };
 
 // A bandwidth server: requests are served in arrival order at `rate` bytes per cycle.
