@@ -15,9 +15,12 @@ void check_kernel_size(const std::string& op_name, double items, const char* wha
 }
 
 OperandList tensor_blocks(std::int64_t tensor, double begin, double end) {
-  if (end <= begin) return {};
-  if (tensor < 0) return {{-1, end - begin}};
-  OperandList out;
+  OperandList out;  // the one object returned (no copy or move of its inline storage)
+  if (end <= begin) return out;
+  if (tensor < 0) {
+    out.push_back({-1, end - begin});
+    return out;
+  }
   auto first = std::int64_t(std::floor(begin / kTensorBlock));
   auto last = std::int64_t(std::ceil(end / kTensorBlock));
   for (std::int64_t b = first; b < last; ++b) {
