@@ -14,14 +14,8 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s at %d: %s\n", cudaGetErrorString(e_), __LINE__, #x);        \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
+#include "cuda_check.h"
+
 #define FULL_MASK 0xffffffffu
 
 __global__ void empty_kernel() {}

@@ -15,14 +15,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                       \
-  do {                                                                              \
-    cudaError_t e_ = (x);                                                           \
-    if (e_ != cudaSuccess) {                                                        \
-      std::fprintf(stderr, "%s at %d: %s\n", cudaGetErrorString(e_), __LINE__, #x); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
+#include "cuda_check.h"
 
 struct Note {
   unsigned long long t0, t1, c0, c1;
