@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "event_time.h"
 
 struct Note {
   unsigned long long t0, t1, c0, c1;
@@ -102,17 +103,7 @@ void summarise(const char* name, unsigned grid, unsigned block, const std::vecto
 
 template <class Launch>
 void run_case(const char* name, unsigned grid, unsigned block, Note* d_notes, Launch launch) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  for (int i = 0; i < 4; ++i) launch();
-  CK(cudaEventRecord(e0));
-  launch();
-  CK(cudaEventRecord(e1));
-  CK(cudaEventSynchronize(e1));
-  CK(cudaGetLastError());
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, e0, e1));
+  const float ms = event_ms(4, launch);
   std::vector<Note> notes(grid);
   CK(cudaMemcpy(notes.data(), d_notes, grid * sizeof(Note), cudaMemcpyDeviceToHost));
   summarise(name, grid, block, notes, ms * 1e3f);
