@@ -4,9 +4,9 @@
 // classroom kind runs with LaunchOptions::warm_l2; a kernel with atomics runs on all SMs). No
 // classroom record fits a parameter: the graph launch, the L2's same-line atomic serialisation and
 // queue, and the CTA slot turnover rest on device probes (scripts/measure/campaign/classroom_probe.cu),
-// so all 52 records judge.
-// Gates a little above today's figures (docs/calibration.md "Classroom kernels"); the issue's
-// 20 % per record is not reached by every record yet.
+// the branch delay on another (classroom_phases.cu), so all 52 records judge.
+// The issue's goals: every record within 20 %, the lessons' ratios within 15 %; the MAPE gate a
+// little above today's figure (docs/calibration.md "Classroom kernels").
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -65,20 +65,26 @@ TEST_CASE("warp calibration: classroom kernels, absolute time and the lessons' r
     sum += err, ++n, within_20 += err <= 0.20;
   }
   MESSAGE("MAPE " << 100 * sum / n << " %, " << within_20 << " of " << n << " within 20 %");
-  CHECK(100 * sum / n < 8.5);   // 7.5 % today (9.5 % before a subset of SMs met the grid's L2 pressure)
-  CHECK(within_20 >= 49);       // 50 of 52 today (46 before)
-  // naive ÷ tiled (16×16) at the sizes a lesson shows the gap at
-  for (const char* size : {"g4096/b256/n1024", "g16384/b256/n2048"}) {
+  CHECK(100 * sum / n < 5.5);   // 4.95 % today (7.5 % before the .hwk matmuls and softmax took ptxas's order)
+  CHECK(within_20 == n);
+  // naive ÷ tiled (16×16) as n grows
+  for (const char* size : {"g16/b256/n64", "g64/b256/n128", "g256/b256/n256", "g1024/b256/n512", "g4096/b256/n1024",
+                           "g16384/b256/n2048"}) {
     auto naive = rows.at(std::string("classroom/matmul_naive/") + size + "/c0");
     auto tiled = rows.at(std::string("classroom/matmul_tiled/") + size + "/c0");
     INFO(size);
     CHECK(std::abs(ratio_error(naive, tiled)) < 0.15);
   }
-  // vector_add over block sizes (2^24 elements): each block size's time against block 256's
-  auto base = rows.at("classroom/vector_add/g65536/b256/n16777216/c0");
-  for (const char* b : {"g524288/b32", "g262144/b64", "g131072/b128", "g32768/b512", "g16384/b1024"}) {
-    INFO(b);
-    CHECK(std::abs(ratio_error(rows.at(std::string("classroom/vector_add/") + b + "/n16777216/c0"), base)) < 0.15);
+  // vector_add over block sizes (2^20, 2^24 and 2^26 elements): each block size's time against block 256's
+  for (std::uint64_t n : {1u << 20, 1u << 24, 1u << 26}) {
+    auto id = [&](std::uint64_t block) {
+      return "classroom/vector_add/g" + std::to_string(n / block) + "/b" + std::to_string(block) + "/n" + std::to_string(n) + "/c0";
+    };
+    auto base = rows.at(id(256));
+    for (std::uint64_t b : {32, 64, 128, 512, 1024}) {
+      INFO(id(b));
+      CHECK(std::abs(ratio_error(rows.at(id(b)), base)) < 0.15);
+    }
   }
   // reduction_shuffle over block sizes (2^24 elements): the atomics' line queues make 512 and 1024
   // threads slower than 256 (they were 27 % and 46 % off before the queues were modelled)

@@ -96,7 +96,8 @@ struct GridPlan {
 };
 
 // Runs plan.ctas blocks on plan.sms SmCores over `mem`, recording into `st`: the CTA dispatcher
-// and the event loop. Returns the cycle the kernel is complete (its last atomic performed).
+// and the event loop. Returns the cycle the kernel is complete (its last block retired, its last
+// atomic performed).
 std::int64_t run_grid(const GridPlan& g, MemorySystem& mem, KernelStats& st) {
   const WarpParams& p = *g.p;
   const Program& prog = *g.prog;
@@ -122,9 +123,11 @@ std::int64_t run_grid(const GridPlan& g, MemorySystem& mem, KernelStats& st) {
   // the block (the first blocks start with the launch: an empty kernel's launch does not grow with
   // its block size)
   const auto relaunch = std::int64_t(std::llround(p.cta_launch_cycles + p.cta_launch_per_warp * g.occ->warps_per_cta));
+  std::int64_t last_retired = 0;  // the cycle the last block freed its slot (its stores acknowledged)
   for (int i = 0; i < g.sms; ++i) {
     cores.push_back(std::make_unique<SmCore>(i, p, prog, *g.ctx, mem, st, g.occ->ctas_per_sm, *g.values));
     cores.back()->on_cta_done = [&](int sm, std::int64_t t) {
+      last_retired = std::max(last_retired, t);
       if (next_cta < ctas) {
         std::int64_t at = dispatch(t + relaunch);
         cores[std::size_t(sm)]->launch(cta_index(next_cta++), at);
@@ -154,9 +157,9 @@ std::int64_t run_grid(const GridPlan& g, MemorySystem& mem, KernelStats& st) {
       workload_error(fmt::format("kernel {}: barrier deadlock: warps wait at bar.sync that the rest of their block never reaches", prog.name));
     c->close_occupancy(last + 1);
   }
-  // the kernel is complete once its atomics are performed at L2 (the last may still be queued
-  // on its line after its warp exited)
-  return std::max(last + 1, std::int64_t(std::ceil(mem.atomics_done())));
+  // the kernel is complete once its blocks have retired (their stores acknowledged) and its
+  // atomics are performed at L2 (the last may still be queued on its line after its warp exited)
+  return std::max({last + 1, last_retired, std::int64_t(std::ceil(mem.atomics_done()))});
 }
 
 // A run of the grid whose timing is not kept (a previous launch, a footprint count): the

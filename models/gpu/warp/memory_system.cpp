@@ -215,7 +215,7 @@ std::int64_t MemorySystem::load(int sm, std::int64_t t, const Coalesced& c, bool
   return ready;
 }
 
-std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c, bool returns_data) {
+std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c) {
   ++stats_.requests;
   stats_.lines += std::uint64_t(c.count);
   double& tag = tag_free_[std::size_t(sm)];
@@ -244,13 +244,13 @@ std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c, boo
       l->valid |= 1u << s;
       l->ready[s] = std::int64_t(sent) + p_.l2_latency / 2;
     }
-    ready = std::max<std::int64_t>(ready, std::int64_t(sent) + (returns_data ? p_.l2_latency : 0));
+    ready = std::max<std::int64_t>(ready, std::int64_t(sent) + p_.l2_latency);
   }
   return ready;
 }
 
 std::int64_t MemorySystem::atomic(int sm, std::int64_t t, const Coalesced& c, int depth, std::int64_t& held_until) {
-  std::int64_t ready = store(sm, t, c, true);
+  std::int64_t ready = store(sm, t, c);
   held_until = t;
   if (p_.atomic_line_cycles <= 0) return ready;
   // the request reaches L2 half a round trip after it leaves; atomics on one line are performed

@@ -68,8 +68,10 @@ class MemorySystem {
   // Timing of a warp's load issued at cycle t on `sm`: the cycle its data is in registers.
   // l2_only (ld.global.cg): the sectors are neither looked up in nor allocated in the L1.
   std::int64_t load(int sm, std::int64_t t, const Coalesced& c, bool l2_only = false);
-  // A store (or atomic, with returns_data): consumes tag stage, port, L2 and DRAM bandwidth.
-  std::int64_t store(int sm, std::int64_t t, const Coalesced& c, bool returns_data);
+  // A store (or an atomic's request): consumes tag stage, port, L2 and DRAM bandwidth. Returns
+  // the cycle the L2's answer (a store's acknowledgement, an atomic's data) could be back at the
+  // SM: a round trip (memory.l2.latency) after the request left it.
+  std::int64_t store(int sm, std::int64_t t, const Coalesced& c);
   // An atomic read-modify-write: a store's traffic, then the L2 performs it on each line in turn
   // with the line's earlier atomics (gpu.warp.atomic_line cycles per operation; `depth` operations
   // where that many lanes share one address). A line's queue holds gpu.warp.atomic_queue
@@ -87,7 +89,14 @@ class MemorySystem {
   // is left without an L2.
   void take_l2_from(MemorySystem& previous);
   // Cycle the tag stage of `sm` frees (for LG throttle).
+  // The SM's L1 tag stage, which is also its shared-memory data path (the unified L1/shared
+  // memory of Volta and later): the cycle it takes its next line lookup or shared wavefront.
   double tag_free(int sm) const { return tag_free_[std::size_t(sm)]; }
+  // Shared-memory wavefronts hold the tag stage of `sm` until `until`.
+  void hold_tag_stage(int sm, double until) {
+    double& tag = tag_free_[std::size_t(sm)];
+    tag = std::max(tag, until);
+  }
   const MemoryStats& stats() const { return stats_; }
   const BandwidthServer& dram() const { return dram_; }
 

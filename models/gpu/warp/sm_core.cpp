@@ -306,8 +306,11 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
       }
       BankAccess ba = bank_conflicts(fx.addr, fx.mask, fx.bytes, p_.banks, p_.bank_bytes, ps.bank_words.data(),
                                      ps.bank_requests.data());
-      double start = std::max(double(t), shared_free_);
+      // the unified L1/shared data path: wavefronts queue behind the SM's global line lookups
+      // and hold them back in turn
+      double start = std::max({double(t), shared_free_, mem_.tag_free(id_)});
       shared_free_ = start + ba.wavefronts;
+      mem_.hold_tag_stage(id_, shared_free_);
       ++ps.shared_requests;
       ps.wavefronts += std::uint64_t(ba.wavefronts);
       if (ba.wavefronts > ps.worst_wavefronts) {
@@ -324,13 +327,14 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
       ps.sectors += std::uint64_t(c.sectors());
       ps.lines += std::uint64_t(c.count);
       mem_.note_footprint(c, w.cta_id);
-      if (fx.store) mem_.store(id_, t, c, false);
+      if (fx.store) cta.stores_acked = std::max(cta.stores_acked, mem_.store(id_, t, c));
       else if (fx.atomic) {
         std::int64_t held = t;
         write(mem_.atomic(id_, t, c, same_address_depth(fx), held), Stall::long_scoreboard);
         if (held > t) w.ready_at = held, w.ready_reason = Stall::lg_throttle;  // the line's queue is full
       }
       else write(mem_.load(id_, t, c, in.l2_only), Stall::long_scoreboard);
+      shared_free_ = std::max(shared_free_, mem_.tag_free(id_));  // its lines used the shared data path
     }
   } else if (in.op == Op::shfl) {
     double start = std::max(double(t), shared_free_);
@@ -393,7 +397,7 @@ void SmCore::retire(SubPartition& sp, WarpState& w, std::int64_t t) {
   if (++cta.done == cta.warps) {
     cta.used = false;
     cta.shared.clear();
-    if (on_cta_done) on_cta_done(id_, t + 1);
+    if (on_cta_done) on_cta_done(id_, std::max(t + 1, cta.stores_acked));
   }
 }
 

@@ -42,6 +42,9 @@ class SmCore {
     std::vector<std::uint8_t> shared;
     int warps = 0, done = 0, arrived = 0;
     int barrier_pc = -1;
+    // the cycle the L2 has acknowledged all its stores: its slot frees no earlier (the SM
+    // keeps a warp until its stores are acknowledged, as GPGPU-Sim's stores_done() does)
+    std::int64_t stores_acked = 0;
   };
   struct SubPartition {
     std::vector<WarpState*> warps;       // in age order
@@ -96,7 +99,7 @@ class SmCore {
   std::vector<std::unique_ptr<WarpState>> pool_;     // warp storage, reused
   std::vector<std::int64_t> dep_ready_;              // per pool index
   std::vector<Stall> dep_reason_;
-  double shared_free_ = 0;
+  double shared_free_ = 0;                           // the MIO: the cycle it takes the next shared wavefront or shuffle
   std::size_t rotate_ = 0;                           // sub-partition that goes first at the next step
   std::uint64_t next_age_ = 0;
   int resident_warps_ = 0;

@@ -67,7 +67,7 @@ const ParamRegistration warp_params({"gpu"}, {
         .defaults_to("0.85"),
     real_param("gpu.warp.cta_dispatch", "cycles between CTA starts of the whole GPU (CTA dispatcher throughput)")
         .defaults_to("0").zero_allowed(),
-    cycles("gpu.warp.branch", "4", "extra delay after a branch before the warp issues again"),
+    cycles("gpu.warp.branch", "20", "extra delay after a branch before the warp issues again"),
     cycles("gpu.warp.barrier", "8", "from the last warp's arrival at bar.sync to the release"),
     real_param("gpu.warp.atomic_line",
                "cycles the L2 takes per atomic operation on one line; atomics on a line are performed one after another (0: not serialised)")
