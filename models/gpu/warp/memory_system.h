@@ -88,9 +88,9 @@ class MemorySystem {
   // next launch of a CUDA graph finds them. L1s, queues and statistics start empty; `previous`
   // is left without an L2.
   void take_l2_from(MemorySystem& previous);
-  // Cycle the tag stage of `sm` frees (for LG throttle).
   // The SM's L1 tag stage, which is also its shared-memory data path (the unified L1/shared
-  // memory of Volta and later): the cycle it takes its next line lookup or shared wavefront.
+  // memory of Volta and later): the cycle it takes its next line lookup or shared wavefront
+  // (for LG throttle).
   double tag_free(int sm) const { return tag_free_[std::size_t(sm)]; }
   // Shared-memory wavefronts hold the tag stage of `sm` until `until`.
   void hold_tag_stage(int sm, double until) {
