@@ -264,14 +264,7 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   ctx_.shared_bytes = cta.shared.size();
   Effects fx = execute(w, in, ctx_);
 
-  PcStats& ps = stats_.pcs[std::size_t(pc)];
-  int lanes = std::popcount(fx.mask);
-  ++ps.issued;
-  ps.lanes += std::uint64_t(lanes);
-  ++ps.lane_hist[std::size_t(lanes)];
-  ++stats_.warp_instructions;
-  stats_.thread_instructions += std::uint64_t(lanes);
-  ++stats_.lane_hist[std::size_t(lanes)];
+  PcStats& ps = count_issue(pc, fx.mask);
 
   sp.pipe_free[std::size_t(in.pipe)] = t + p_.interval[std::size_t(in.pipe)];
   if (p_.rf3_extra > 0 && dec.three_regs) {
@@ -292,57 +285,7 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   w.last_issue = t;
   w.ready_at = t + 1;
   w.ready_reason = Stall::wait;
-  auto write = [&](std::int64_t ready, Stall why) {
-    for (auto d : in.dst) {
-      w.reg_ready[d] = ready;
-      w.reg_producer[d] = why;
-    }
-  };
-  if (fx.memory && fx.mask) {
-    if (fx.space == Space::shared) {
-      if (ps.bank_words.empty()) {
-        ps.bank_words.assign(std::size_t(p_.banks), 0);
-        ps.bank_requests.assign(std::size_t(p_.banks), 0);
-      }
-      BankAccess ba = bank_conflicts(fx.addr, fx.mask, fx.bytes, p_.banks, p_.bank_bytes, ps.bank_words.data(),
-                                     ps.bank_requests.data());
-      // the unified L1/shared data path: wavefronts queue behind the SM's global line lookups
-      // and hold them back in turn
-      double start = std::max({double(t), shared_free_, mem_.tag_free(id_)});
-      shared_free_ = start + ba.wavefronts;
-      mem_.hold_tag_stage(id_, shared_free_);
-      ++ps.shared_requests;
-      ps.wavefronts += std::uint64_t(ba.wavefronts);
-      if (ba.wavefronts > ps.worst_wavefronts) {
-        ps.worst_wavefronts = ba.wavefronts;
-        ps.example_addr.assign(fx.addr, fx.addr + 32);
-        ps.example_mask = fx.mask;
-        ps.example_bytes = fx.bytes;
-      }
-      if (!fx.store)
-        write(std::int64_t(start) + p_.shared_latency + (ba.wavefronts - 1) * p_.replay_cycles, Stall::short_scoreboard);
-    } else {
-      Coalesced c = coalesce(fx.addr, fx.mask, fx.bytes, p_.line_bytes, p_.sector_bytes);
-      ++ps.global_requests;
-      ps.sectors += std::uint64_t(c.sectors());
-      ps.lines += std::uint64_t(c.count);
-      mem_.note_footprint(c, w.cta_id);
-      if (fx.store) cta.stores_acked = std::max(cta.stores_acked, mem_.store(id_, t, c));
-      else if (fx.atomic) {
-        std::int64_t held = t;
-        write(mem_.atomic(id_, t, c, same_address_depth(fx), held), Stall::long_scoreboard);
-        if (held > t) w.ready_at = held, w.ready_reason = Stall::lg_throttle;  // the line's queue is full
-      }
-      else write(mem_.load(id_, t, c, in.l2_only), Stall::long_scoreboard);
-      shared_free_ = std::max(shared_free_, mem_.tag_free(id_));  // its lines used the shared data path
-    }
-  } else if (in.op == Op::shfl) {
-    double start = std::max(double(t), shared_free_);
-    shared_free_ = start + 1;
-    write(std::int64_t(start) + p_.latency[std::size_t(Pipe::lsu)], Stall::short_scoreboard);
-  } else if (in.pipe != Pipe::ctrl && in.pipe != Pipe::lsu) {
-    write(t + p_.latency[std::size_t(in.pipe)], in.pipe == Pipe::sfu ? Stall::short_scoreboard : Stall::wait);
-  }
+  time_results(w, cta, in, fx, ps, t);
   switch (fx.control) {
     case Effects::branch:
       w.ready_at = t + 1 + p_.branch_cycles;
@@ -384,6 +327,78 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
       break;
   }
   if (!w.at_barrier) refresh(w);
+}
+
+PcStats& SmCore::count_issue(int pc, std::uint32_t mask) {
+  PcStats& ps = stats_.pcs[std::size_t(pc)];
+  int lanes = std::popcount(mask);
+  ++ps.issued;
+  ps.lanes += std::uint64_t(lanes);
+  ++ps.lane_hist[std::size_t(lanes)];
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += std::uint64_t(lanes);
+  ++stats_.lane_hist[std::size_t(lanes)];
+  return ps;
+}
+
+void SmCore::set_ready(WarpState& w, const Instr& in, std::int64_t ready, Stall why) {
+  for (auto d : in.dst) {
+    w.reg_ready[d] = ready;
+    w.reg_producer[d] = why;
+  }
+}
+
+void SmCore::time_results(WarpState& w, Cta& cta, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t) {
+  if (fx.memory && fx.mask) {
+    if (fx.space == Space::shared) shared_access(w, in, fx, ps, t);
+    else global_access(w, cta, in, fx, ps, t);
+  } else if (in.op == Op::shfl) {
+    double start = std::max(double(t), shared_free_);
+    shared_free_ = start + 1;
+    set_ready(w, in, std::int64_t(start) + p_.latency[std::size_t(Pipe::lsu)], Stall::short_scoreboard);
+  } else if (in.pipe != Pipe::ctrl && in.pipe != Pipe::lsu) {
+    set_ready(w, in, t + p_.latency[std::size_t(in.pipe)], in.pipe == Pipe::sfu ? Stall::short_scoreboard : Stall::wait);
+  }
+}
+
+void SmCore::shared_access(WarpState& w, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t) {
+  if (ps.bank_words.empty()) {
+    ps.bank_words.assign(std::size_t(p_.banks), 0);
+    ps.bank_requests.assign(std::size_t(p_.banks), 0);
+  }
+  BankAccess ba = bank_conflicts(fx.addr, fx.mask, fx.bytes, p_.banks, p_.bank_bytes, ps.bank_words.data(),
+                                 ps.bank_requests.data());
+  // the unified L1/shared data path: shared_free_ is never before the tag stage frees (global
+  // accesses keep it so), and the wavefronts hold the tag stage in turn
+  double start = std::max(double(t), shared_free_);
+  shared_free_ = start + ba.wavefronts;
+  mem_.hold_tag_stage(id_, shared_free_);
+  ++ps.shared_requests;
+  ps.wavefronts += std::uint64_t(ba.wavefronts);
+  if (ba.wavefronts > ps.worst_wavefronts) {
+    ps.worst_wavefronts = ba.wavefronts;
+    ps.example_addr.assign(fx.addr, fx.addr + 32);
+    ps.example_mask = fx.mask;
+    ps.example_bytes = fx.bytes;
+  }
+  if (!fx.store)
+    set_ready(w, in, std::int64_t(start) + p_.shared_latency + (ba.wavefronts - 1) * p_.replay_cycles, Stall::short_scoreboard);
+}
+
+void SmCore::global_access(WarpState& w, Cta& cta, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t) {
+  Coalesced c = coalesce(fx.addr, fx.mask, fx.bytes, p_.line_bytes, p_.sector_bytes);
+  ++ps.global_requests;
+  ps.sectors += std::uint64_t(c.sectors());
+  ps.lines += std::uint64_t(c.count);
+  mem_.note_footprint(c, w.cta_id);
+  if (fx.store) cta.stores_acked = std::max(cta.stores_acked, mem_.store(id_, t, c));
+  else if (fx.atomic) {
+    std::int64_t held = t;
+    set_ready(w, in, mem_.atomic(id_, t, c, same_address_depth(fx), held), Stall::long_scoreboard);
+    if (held > t) w.ready_at = held, w.ready_reason = Stall::lg_throttle;  // the line's queue is full
+  }
+  else set_ready(w, in, mem_.load(id_, t, c, in.l2_only), Stall::long_scoreboard);
+  shared_free_ = std::max(shared_free_, mem_.tag_free(id_));  // its lines used the shared data path
 }
 
 void SmCore::retire(SubPartition& sp, WarpState& w, std::int64_t t) {

@@ -69,6 +69,15 @@ class SmCore {
   // Cycle from which an instruction of issue class `cls` finds its pipe and its queue free.
   std::int64_t class_free(const SubPartition& sp, int cls) const;
   void issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t earliest_pipe);
+  // The timing of an issued instruction's results: a shared or global access through the SM's
+  // data path and memory system, a shuffle's or an ALU op's latency. Sets its destinations'
+  // ready cycles and, for a store, when the block's stores are acknowledged.
+  void time_results(WarpState& w, Cta& cta, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t);
+  void shared_access(WarpState& w, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t);
+  void global_access(WarpState& w, Cta& cta, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t);
+  void set_ready(WarpState& w, const Instr& in, std::int64_t ready, Stall why);  // the scoreboard
+  // Counts an issued instruction of `mask`'s lanes at `pc` (kernel and per-instruction counts).
+  PcStats& count_issue(int pc, std::uint32_t mask);
   // Recomputes the warp's dependency-ready time for its next instruction and queues it for issue.
   void refresh(WarpState& w);
   void charge(WarpState& w, std::int64_t from, std::int64_t to, Stall why, int pc);
