@@ -15,7 +15,8 @@ constexpr double kSaturated = 1e-12;
 }  // namespace
 
 ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per_s) {
-  resources_.push_back(Resource{std::move(name), capacity_bytes_per_s});
+  double unit = capacity_bytes_per_s > 0 ? 1.0 / capacity_bytes_per_s : 1.0;
+  resources_.push_back(Resource{std::move(name), capacity_bytes_per_s, unit, {}, 0});
   return ResourceId(resources_.size() - 1);
 }
 
@@ -33,6 +34,7 @@ FlowId FlowNetwork::start(FlowSpec spec, std::function<void()> on_done) {
   f.max_rate = spec.max_rate;
   f.demands = std::move(spec.demands);
   f.on_done = std::move(on_done);
+  quantize(f);
   flows_.push_back(std::move(f));
   dirty_ = true;
   return flows_.back().id;
@@ -51,9 +53,72 @@ FlowId FlowNetwork::start_group(FlowSpec spec, FlowMembers group, MembersDone on
   f.member_weight = group.weight;
   f.member_begin = group.first;
   f.on_members = std::move(on_done);
+  quantize(f);
   flows_.push_back(std::move(f));
   dirty_ = true;
   return flows_.back().id;
+}
+
+void FlowNetwork::quantize(Flow& f) const {
+  f.demands.for_each_indexed([&](const FlowDemand& d, std::size_t k) {
+    Quanta q = WeightSum::quanta(d.weight * resources_[d.resource].unit);
+    if (k < f.quanta.size()) f.quanta[k] = q;
+    else f.rest_quanta.push_back(q);
+  });
+  if (f.members.empty()) return;
+  f.member_unit = resources_[f.members[0]].unit;
+  f.member_quanta = WeightSum::quanta(f.member_weight * f.member_unit);
+}
+
+// A member on a resource of another unit than the first member's takes its own term.
+FlowNetwork::Quanta FlowNetwork::member_quanta(const Flow& f, ResourceId m) const {
+  double unit = resources_[m].unit;
+  return unit == f.member_unit ? f.member_quanta : WeightSum::quanta(f.member_weight * unit);
+}
+
+void FlowNetwork::finish_bytes(const Flow& f) {
+  std::size_t count = f.count();
+  f.demands.for_each([&](const FlowDemand& d) { resources_[d.resource].finished.add(f.initial * d.weight, count); });
+  if (f.members.empty()) return;
+  ByteSum::Quanta each = ByteSum::quanta(f.initial * f.member_weight);
+  for (ResourceId m : f.members) resources_[m].finished.add(each);
+}
+
+double FlowNetwork::bytes_through(ResourceId r) const { return bytes_through(std::span<const ResourceId>(&r, 1)); }
+
+double FlowNetwork::bytes_through(std::span<const ResourceId> resources) const {
+  double out = 0;
+  bytes_through(std::span<const std::span<const ResourceId>>(&resources, 1), std::span<double>(&out, 1));
+  return out;
+}
+
+// The finished flows' bytes, then the live flows' progress, summed exactly, for every set in one
+// pass over the flows (bytes_mark_: a resource's set + 1).
+void FlowNetwork::bytes_through(std::span<const std::span<const ResourceId>> sets, std::span<double> out) const {
+  bytes_mark_.resize(resources_.size());
+  bytes_sums_.assign(sets.size(), ByteSum{});
+  for (std::size_t k = 0; k < sets.size(); ++k)
+    for (ResourceId r : sets[k]) {
+      auto& mark = bytes_mark_[std::size_t(r)];
+      if (mark == k + 1) continue;  // listed twice in its set: counted once
+      if (mark != 0) throw std::logic_error("FlowNetwork::bytes_through: a resource in two sets");
+      mark = std::uint32_t(k + 1);
+      bytes_sums_[k].add(resources_[std::size_t(r)].finished);
+    }
+  for (const auto& f : flows_) {
+    double moved = f.initial - f.remaining;
+    if (moved == 0) continue;
+    std::size_t count = f.count();
+    f.demands.for_each([&](const FlowDemand& d) {
+      if (auto mark = bytes_mark_[std::size_t(d.resource)]) bytes_sums_[mark - 1].add(moved * d.weight, count);
+    });
+    for (ResourceId m : f.members)
+      if (auto mark = bytes_mark_[std::size_t(m)]) bytes_sums_[mark - 1].add(moved * f.member_weight);
+  }
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    for (ResourceId r : sets[k]) bytes_mark_[std::size_t(r)] = 0;
+    out[k] = bytes_sums_[k].value();
+  }
 }
 
 std::size_t FlowNetwork::active_flows() const {
@@ -66,29 +131,13 @@ bool FlowNetwork::is_done(const Flow& f) const {
   return f.remaining <= std::max(1.0, f.initial) * kDoneFraction;
 }
 
-// A group's members progress as one; each of its shared demands is added once per member, in a
-// row, as its separate flows would add them.
+// Flows progress at their rates; the resources they load are busy all along (list_busy).
 void FlowNetwork::advance_to(double t) {
   double dt = t - now_;
   if (dt <= 0) return;
   settle();
-  load_.assign(resources_.size(), 0.0);
-  for (auto& f : flows_) {
-    double moved = std::min(f.remaining, f.rate * dt);
-    f.remaining -= moved;
-    std::size_t count = f.count();
-    f.demands.for_each([&](const FlowDemand& d) {
-      for (std::size_t k = 0; k < count; ++k) resources_[d.resource].bytes += moved * d.weight;
-      load_[d.resource] += f.rate * d.weight;  // only whether it is above 0 matters
-    });
-    for (ResourceId m : f.members) {
-      resources_[m].bytes += moved * f.member_weight;
-      load_[m] += f.rate * f.member_weight;
-    }
-  }
-  for (std::size_t r = 0; r < resources_.size(); ++r) {
-    if (load_[r] > 0) resources_[r].busy += dt;
-  }
+  for (auto& f : flows_) f.remaining -= std::min(f.remaining, f.rate * dt);
+  for (ResourceId r : busy_) resources_[r].busy += dt;
   now_ = t;
 }
 
@@ -123,6 +172,7 @@ void FlowNetwork::take_finished_callbacks(std::vector<Finished>& done) {
   done.clear();
   auto keep = std::remove_if(flows_.begin(), flows_.end(), [&](Flow& f) {
     if (!is_done(f)) return false;
+    finish_bytes(f);
     if (f.on_members)
       done.push_back({f.id, {}, std::move(f.on_members), f.member_begin, f.member_begin + f.count()});
     else
@@ -172,6 +222,21 @@ void FlowNetwork::recompute_rates() {
   }
   for (auto& f : flows_)
     if (f.rate == 0 && !is_done(f) && f.max_rate == kInf && f.demands.empty() && f.members.empty()) f.remaining = 0;
+  list_busy();
+}
+
+void FlowNetwork::list_busy() {
+  busy_mark_.resize(resources_.size());
+  busy_.clear();
+  auto load = [&](ResourceId r, double weight) {
+    if (weight > 0 && !busy_mark_[r]) busy_mark_[r] = 1, busy_.push_back(r);
+  };
+  for (const auto& f : flows_) {
+    if (!(f.rate > 0)) continue;
+    f.demands.for_each([&](const FlowDemand& d) { load(d.resource, d.weight); });
+    for (ResourceId m : f.members) load(m, f.member_weight);
+  }
+  for (ResourceId r : busy_) busy_mark_[r] = 0;
 }
 
 // Progressive filling: raise every unfrozen flow's rate by the same amount until a flow reaches
@@ -207,9 +272,10 @@ bool FlowNetwork::fill_rates() {
 }
 
 void FlowNetwork::list_entries() {
-  for (ResourceId r : active_) entries_[r].clear();
+  for (ResourceId r : listed_resources_) entries_[r].clear();
   entries_.resize(resources_.size());
-  weight_.assign(resources_.size(), 0.0);
+  weight_sum_.resize(resources_.size());
+  weight_.resize(resources_.size());
   spare_.resize(resources_.size());
   saturated_.resize(resources_.size());
   listed_.assign(resources_.size(), 0);
@@ -218,13 +284,16 @@ void FlowNetwork::list_entries() {
   cap_.resize(flows_.size());
   changed_.clear();
   held_members_.assign(flows_.size(), 0);
-  active_.clear();
+  listed_resources_.clear();
   live_.clear();
   min_cap_ = kInf;
-  auto add = [&](ResourceId r, Entry e) {
-    if (!listed_[r]) listed_[r] = 1, active_.push_back(r), spare_[r] = resources_[r].capacity;
+  auto add = [&](ResourceId r, Entry e, Quanta q) {
+    if (!listed_[r]) {
+      listed_[r] = 1, listed_resources_.push_back(r), spare_[r] = resources_[r].capacity;
+      weight_sum_[r].clear();
+    }
     entries_[r].push_back(e);
-    for (std::uint32_t k = 0; k < e.times; ++k) weight_[r] += e.weight;
+    weight_sum_[r].add(q, e.times);
   };
   for (std::size_t i = 0; i < flows_.size(); ++i) {
     Flow& f = flows_[i];
@@ -234,10 +303,17 @@ void FlowNetwork::list_entries() {
     cap_[i] = f.max_rate;
     min_cap_ = std::min(min_cap_, f.max_rate);
     auto flow = std::uint32_t(i), times = std::uint32_t(f.count());
-    f.demands.for_each([&](const FlowDemand& d) { add(d.resource, {flow, times, false, d.weight}); });
-    for (ResourceId m : f.members) add(m, {flow, 1, true, f.member_weight});
+    f.demands.for_each_indexed(
+        [&](const FlowDemand& d, std::size_t k) { add(d.resource, {flow, times, false, d.weight}, f.demand_quanta(k)); });
+    for (ResourceId m : f.members) add(m, {flow, 1, true, f.member_weight}, member_quanta(f, m));
   }
-  for (ResourceId r : active_) listed_[r] = 0;
+  // Resources crossed with no weight take no part in the filling.
+  active_.clear();
+  for (ResourceId r : listed_resources_) {
+    listed_[r] = 0;
+    weight_[r] = weight_sum_[r].value() / resources_[r].unit;
+    if (!weight_sum_[r].zero()) active_.push_back(r);
+  }
 }
 
 // A resource with weight saturates only this round: its weighted flows froze when it did.
@@ -278,11 +354,7 @@ FlowNetwork::Verdicts FlowNetwork::freeze(double level, double step) {
       continue;
     }
     f.rate = level, frozen_[i] = 1;
-    auto changed = [&](ResourceId r) {
-      if (!listed_[r]) listed_[r] = 1, changed_.push_back(r);
-    };
-    f.demands.for_each([&](const FlowDemand& d) { changed(d.resource); });
-    for (ResourceId m : f.members) changed(m);
+    unweigh(f);
   }
   if (kept == live_.size()) return Verdicts::done;  // cannot happen in exact arithmetic; guards against an endless loop
   live_.resize(kept);
@@ -290,25 +362,26 @@ FlowNetwork::Verdicts FlowNetwork::freeze(double level, double step) {
   return live_.empty() ? Verdicts::done : Verdicts::continuing;
 }
 
+void FlowNetwork::unweigh(const Flow& f) {
+  auto take = [&](ResourceId r, Quanta q, std::size_t times) {
+    weight_sum_[r].subtract(q, times);
+    if (!listed_[r]) listed_[r] = 1, changed_.push_back(r);
+  };
+  std::size_t count = f.count();
+  f.demands.for_each_indexed([&](const FlowDemand& d, std::size_t k) { take(d.resource, f.demand_quanta(k), count); });
+  for (ResourceId m : f.members) take(m, member_quanta(f, m), 1);
+}
+
 void FlowNetwork::resum_dirty() {
   bool emptied = false;
   for (ResourceId r : changed_) {
     listed_[r] = 0;
-    std::vector<Entry>& list = entries_[r];
-    std::size_t kept = 0;
-    double sum = 0;
-    for (const Entry& e : list) {
-      if (frozen_[e.flow]) continue;
-      list[kept++] = e;
-      for (std::uint32_t k = 0; k < e.times; ++k) sum += e.weight;
-    }
-    list.resize(kept);
-    weight_[r] = sum;
-    emptied = emptied || kept == 0;
+    weight_[r] = weight_sum_[r].value() / resources_[r].unit;
+    emptied = emptied || weight_sum_[r].zero();
   }
   changed_.clear();
   if (emptied)
-    active_.erase(std::remove_if(active_.begin(), active_.end(), [&](ResourceId r) { return entries_[r].empty(); }),
+    active_.erase(std::remove_if(active_.begin(), active_.end(), [&](ResourceId r) { return weight_sum_[r].zero(); }),
                   active_.end());
 }
 

@@ -8,6 +8,10 @@
 // there (an L2 miss fraction, for example). Rates are recomputed whenever a flow starts or ends,
 // so contention is simulated, not assumed.
 //
+// Sums over flows (a resource's summed weight, the bytes through it) are exact and independent
+// of the order of the flows (ExactSum): the rates and byte counts are those of the set of flows,
+// and a group of alike flows gives the same figures as its members in any order.
+//
 // Plain C++ with no SystemC dependency: time is a double in seconds, advanced by the host.
 // Deterministic: the same calls in the same order give bit-identical results. Rates are
 // recomputed lazily, once after any number of starts and finishes at one instant.
@@ -21,6 +25,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "sim/engine/exact_sum.h"
 
 namespace hwsim {
 
@@ -58,6 +64,12 @@ class FlowDemands {
   void for_each(F&& f) const {
     for (std::size_t i = 0; i < size_; ++i) f(inline_[i]);
     for (const auto& d : rest_) f(d);
+  }
+  // The same, with each demand's position: f(demand, index).
+  template <class F>
+  void for_each_indexed(F&& f) const {
+    for (std::size_t i = 0; i < size_; ++i) f(inline_[i], i);
+    for (std::size_t i = 0; i < rest_.size(); ++i) f(rest_[i], kInline + i);
   }
 
   std::size_t size() const { return size_ + rest_.size(); }
@@ -143,17 +155,31 @@ class FlowNetwork {
   // `headline` followed by every active flow (remaining bytes, rate, cap) and resource.
   std::string describe(const std::string& headline) const;
 
-  // Bytes moved through a resource so far, and time it spent with any demand (busy), for stats.
-  double bytes_through(ResourceId r) const { return resources_[r].bytes; }
+  // Bytes moved through a resource so far (a finished flow counts its whole size), and time it
+  // spent with any demand (busy), for stats.
+  double bytes_through(ResourceId r) const;
+  // The same over several resources (each counted once), summed exactly.
+  double bytes_through(std::span<const ResourceId> resources) const;
+  // The same for several disjoint sets at once (one pass over the flows): out[k] for sets[k].
+  void bytes_through(std::span<const std::span<const ResourceId>> sets, std::span<double> out) const;
   double busy_seconds(ResourceId r) const { return resources_[r].busy; }
   double capacity(ResourceId r) const { return resources_[r].capacity; }
   const std::string& name(ResourceId r) const { return resources_[r].name; }
 
  private:
+  // Bytes through a resource: to 2^-56 of a byte (an SM's "bytes" are seconds of its time), terms
+  // of up to 2^48 bytes each; a run may move 2^70 bytes through one resource.
+  using ByteSum = ExactSum<56, 22>;
+  // A resource's summed weight, in units of its first capacity (weight × unit: ~1e-12 per byte/s
+  // on an SM or a memory level alike): to 2^-94, terms up to 2^16, each taken up to 2^16 times at
+  // once (a group's members).
+  using WeightSum = ExactSum<94, 16>;
+  using Quanta = WeightSum::Quanta;
   struct Resource {
     std::string name;
     double capacity;
-    double bytes = 0;
+    double unit;         // 1 ÷ its capacity when added (1 when it had none): the unit of its weights
+    ByteSum finished;    // bytes of the flows that finished
     double busy = 0;
   };
   struct Flow {
@@ -170,9 +196,20 @@ class FlowNetwork {
     double member_weight = 0;
     std::size_t member_begin = 0;
     MembersDone on_members;
-    // How many flows it stands for: each of its demands counts this many times, in a row.
+    // Its weights in each resource's unit, as WeightSum terms: its demands' (the first kInline
+    // inline, the rest in rest_quanta) and its members' (member_quanta).
+    std::array<Quanta, FlowDemands::kInline> quanta{};
+    std::vector<Quanta> rest_quanta;
+    Quanta member_quanta = 0;  // on a resource of unit member_unit (a member elsewhere: member_quanta())
+    double member_unit = 0;
+    Quanta demand_quanta(std::size_t k) const { return k < quanta.size() ? quanta[k] : rest_quanta[k - quanta.size()]; }
+    // How many flows it stands for: each of its demands counts this many times.
     std::size_t count() const { return members.empty() ? 1 : members.size(); }
   };
+  void quantize(Flow& f) const;  // its weights as WeightSum terms (at its start)
+  Quanta member_quanta(const Flow& f, ResourceId m) const;  // its member on `m`'s term
+  void finish_bytes(const Flow& f);  // a finished flow's bytes, into its resources' totals
+  void list_busy();  // the resources flows now load (busy_)
   void recompute_rates();
   // One pass of progressive filling; false when a group had to be split (then run it again).
   bool fill_rates();
@@ -184,7 +221,10 @@ class FlowNetwork {
   enum class Verdicts { done, continuing, split };
   // Freezes the flows that reached their cap or a saturated resource at rate `level`.
   Verdicts freeze(double level, double step);
-  // Drops frozen flows' entries from the resources they crossed and sums those resources again.
+  // Takes the flow frozen now out of the summed weights of the resources it crosses.
+  void unweigh(const Flow& f);
+  // The resources whose summed weight changed this round take their new weight; those left with
+  // none leave the filling.
   void resum_dirty();
   void split_group(std::size_t i);  // replaces group flows_[i] by its members, one flow each, in order
   void settle() { if (dirty_) recompute_rates(); }
@@ -199,11 +239,13 @@ class FlowNetwork {
     std::uint32_t member : 1;
     double weight;
   };
-  std::vector<std::vector<Entry>> entries_;  // per resource
-  std::vector<double> spare_, weight_, load_;
+  std::vector<std::vector<Entry>> entries_;  // per resource (frozen flows' stay until the next listing)
+  std::vector<WeightSum> weight_sum_;        // per resource: the unfrozen flows' weights, in its unit
+  std::vector<double> spare_, weight_;       // weight_: weight_sum_'s value ÷ the resource's unit
   std::vector<char> saturated_;            // an active resource's spare is used up (this round)
   std::vector<char> listed_;               // resource in active_ (while listing) / in changed_
-  std::vector<ResourceId> active_, changed_;  // resources live flows cross; those that lost one
+  std::vector<ResourceId> active_, changed_;  // resources live flows cross with weight; those that lost one
+  std::vector<ResourceId> listed_resources_;  // every resource listed (their entries are cleared next time)
   std::vector<std::size_t> live_;          // unfrozen flows, in flow order
   std::vector<char> frozen_;               // per flow: its rate is settled (this filling)
   std::vector<double> cap_;                // per flow: its cap (max_rate), kept beside the flags
@@ -212,6 +254,10 @@ class FlowNetwork {
   double min_cap_ = 0;                     // the least cap of a live flow
 
   std::vector<Resource> resources_;
+  std::vector<ResourceId> busy_;           // resources with a flow on them at a rate (since the rates)
+  std::vector<char> busy_mark_;            // scratch of list_busy
+  mutable std::vector<std::uint32_t> bytes_mark_;  // scratch of bytes_through
+  mutable std::vector<ByteSum> bytes_sums_;
   std::vector<Flow> flows_;
   FlowId next_id_ = 0;
   double now_ = 0;

@@ -1,6 +1,6 @@
 // FlowNetwork's rates are, bit for bit, those of progressive filling as defined here: every round,
 // every unfrozen flow's rate rises by the smallest of (cap − rate) and (a resource's spare ÷ the
-// summed weight of the unfrozen flows crossing it, added in flow order); flows at their cap or
+// summed weight of the unfrozen flows crossing it, summed exactly in units of its capacity); flows at their cap or
 // crossing a saturated resource freeze. Random networks with shared resources, private SMs,
 // uneven caps and weights that do not add exactly, groups of alike flows (expanded to their
 // members here, as they stand for them; splits included), flows finishing one by one. A faster
@@ -31,18 +31,21 @@ struct PlainFlow {
 std::vector<double> plain_rates(const std::vector<double>& capacity, const std::vector<PlainFlow>& flows) {
   const std::size_t n = flows.size();
   std::vector<double> rate(n, 0), spare = capacity, weight(capacity.size());
+  using Sum = ExactSum<94, 16>;  // FlowNetwork::WeightSum: weights in units of the first capacity
+  std::vector<Sum> sums(capacity.size());
   std::vector<char> frozen(n, 0);
   auto saturated = [&](ResourceId r) { return spare[r] <= capacity[r] * kSaturated; };
   for (;;) {
-    std::fill(weight.begin(), weight.end(), 0.0);
+    for (auto& sum : sums) sum.clear();
     double step = kInf;
     bool any = false;
     for (std::size_t i = 0; i < n; ++i) {
       if (frozen[i]) continue;
       any = true;
       step = std::min(step, flows[i].cap - rate[i]);
-      for (const auto& d : flows[i].demands) weight[d.resource] += d.weight;
+      for (const auto& d : flows[i].demands) sums[d.resource].add(d.weight * (1.0 / capacity[d.resource]));  // the capacities do not change here
     }
+    for (std::size_t r = 0; r < capacity.size(); ++r) weight[r] = sums[r].value() / (1.0 / capacity[r]);
     if (!any) break;
     for (std::size_t r = 0; r < capacity.size(); ++r)
       if (weight[r] > 0) step = std::min(step, spare[r] / weight[r]);

@@ -1,4 +1,4 @@
-// Alike CTAs placed together run as one group of flows (TileMachine, FlowNetwork::start_group);
+// Alike CTAs placed at one instant run as one group of flows (TileMachine, FlowNetwork::start_group);
 // every record of a run is the same, bit for bit, as when each CTA runs on its own: times, bytes
 // per level, breakdown, energy, details. Decode and prefill steps (GEMMs with split-K, norms,
 // elementwise kernels, attention), a GEMM in waves, and a partitioned AMD chip with its
@@ -47,6 +47,13 @@ TEST_CASE("tile groups: a decode step is the same as with one flow per CTA") {
 
 TEST_CASE("tile groups: a prefill step is the same as with one flow per CTA") {
   check_same("h100", "prefill:model=llama3_8b,batch=1,prompt=512,layers=1");
+}
+
+// Attention of several sequences: the first CTA of each KV head misses where the next three hit,
+// and writes evict dirty data here and there, so alike CTAs are not neighbours in the grid: the
+// groups gather them from across the instant's placements.
+TEST_CASE("tile groups: alike CTAs that are not neighbours form groups, the same as one flow per CTA") {
+  check_same("h100", "prefill:model=llama3_8b,batch=8,prompt=128,layers=1");
 }
 
 TEST_CASE("tile groups: a GEMM in several waves and a split-K GEMM are the same") {

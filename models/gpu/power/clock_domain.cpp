@@ -46,12 +46,15 @@ GpuClockDomain::Counters GpuClockDomain::read() {
   net.advance_to(sim_now());
   Counters c;
   c.time = sim_now();
-  for (ResourceId r : resources_.sms) c.sm_work += net.bytes_through(r), c.sm_busy += net.busy_seconds(r);
+  // The byte counts in one pass over the flows: SMs, L2 partitions, device memory, [MALL].
+  std::span<const ResourceId> sets[] = {resources_.sms, resources_.l2, {&resources_.hbm, 1}, {&resources_.mall, 1}};
+  double bytes[4] = {};
+  net.bytes_through(std::span(sets, resources_.mall >= 0 ? 4 : 3), bytes);
+  c.sm_work = bytes[0], c.l2 = bytes[1], c.hbm = bytes[2], c.mall = bytes[3];
   // The governor sees the SM activity the kernel is priced on (kernel_finished's busy SM-seconds).
   if (resources_.resident_sm_seconds) c.sm_busy = resources_.resident_sm_seconds();
-  for (ResourceId r : resources_.l2) c.l2 += net.bytes_through(r);
-  if (resources_.mall >= 0) c.mall = net.bytes_through(resources_.mall);
-  c.hbm = net.bytes_through(resources_.hbm);
+  else
+    for (ResourceId r : resources_.sms) c.sm_busy += net.busy_seconds(r);
   return c;
 }
 

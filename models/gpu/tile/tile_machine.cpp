@@ -1,6 +1,7 @@
 #include "models/gpu/tile/tile_machine.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <stdexcept>
 
@@ -41,7 +42,7 @@ struct TileMachine::KernelRun {
   double overhead_sm_seconds = 0;  // prologue + epilogue + per-CTA cost, summed over CTAs
   std::vector<int> free_slots;     // per SM
   std::vector<std::size_t> next_in_partition;  // partitioned chips: next CTA of each partition
-  CtaGroup* forming = nullptr;     // the group CTAs placed now join while their plans are equal
+  bool retire_armed = false;       // a retire() is due at this instant
 };
 
 bool TileMachine::CtaPlan::operator==(const CtaPlan& o) const {
@@ -117,12 +118,14 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
   auto& net = flows_.network();
   const Kernel& kernel = packed.kernel;
   const std::size_t ctas = packed.ctas.size();
-  KernelRun run{&packed, &kernel, {}, 0, 0, sim_now(), 0, {}, {}, nullptr};
+  KernelRun run{&packed, &kernel, {}, 0, 0, sim_now(), 0, {}, {}, false};
   groups_used_ = 0;
   member_sm_.clear();
   member_resource_.clear();
+  member_cta_.clear();
   member_sm_.reserve(ctas);
   member_resource_.reserve(ctas);
+  member_cta_.reserve(ctas);
   run.record.name = kernel.name;
   run.record.op_class = kernel.op_class;
   run.record.config = kernel.config;
@@ -139,13 +142,13 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
   run.record.schema = schema_;
   run.record.details = {double(ctas), double(kernel.ctas_per_sm), double(sms_used), waves};
   for (auto& s : sms_) s.busy_total = 0;
-  auto l2_bytes = [&] {
-    double b = 0;
-    for (ResourceId r : l2_resources_) b += net.bytes_through(r);
-    return b;
+  // Bytes through l2, hbm[, mall], in one pass over the flows.
+  std::span<const ResourceId> levels[] = {l2_resources_, {&hbm_resource_, 1}, {&mall_resource_, 1}};
+  auto level_bytes = [&](std::array<double, 3>& out) {
+    net.bytes_through(std::span(levels, chip_.layout.has_mall() ? 3 : 2), out);
   };
-  double l2_before = l2_bytes(), hbm_before = net.bytes_through(hbm_resource_);
-  double mall_before = chip_.layout.has_mall() ? net.bytes_through(mall_resource_) : 0;
+  std::array<double, 3> before{}, after{};
+  level_bytes(before);
 
   clock_->kernel_started(packed);
   wait(launch_time_);
@@ -167,11 +170,11 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
   double end = sim_now();
   net.advance_to(end);
   run.record.end = end - step_start;
+  level_bytes(after);
   if (chip_.layout.has_mall())
-    run.record.traffic = {l2_bytes() - l2_before, net.bytes_through(mall_resource_) - mall_before,
-                          net.bytes_through(hbm_resource_) - hbm_before};
+    run.record.traffic = {after[0] - before[0], after[2] - before[2], after[1] - before[1]};
   else
-    run.record.traffic = {l2_bytes() - l2_before, net.bytes_through(hbm_resource_) - hbm_before};
+    run.record.traffic = {after[0] - before[0], after[1] - before[1]};
   double busy = 0;
   for (const auto& s : sms_) busy += s.busy_total;
   account(kernel, run, end - run.start, busy);
@@ -345,31 +348,57 @@ bool grouping = true;  // TileMachine::group_alike_ctas
 
 void TileMachine::group_alike_ctas(bool on) { grouping = on; }
 
-// Places CTA `index` on `sm`: it joins the group being formed when its plan is the same, else
-// starts a group of its own (the one before starts its fill then, where its first CTA would have).
+// Places CTA `index` on `sm`; it joins a group when the instant's placements are over
+// (flush_group), at once when groups are off.
 void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
   sm_enter(sm);
-  CtaPlan plan = plan_cta(run, run.packed->ctas[index], sm);
-  if (!grouping || !run.forming || !(run.forming->plan == plan)) {
-    flush_group(run);
-    if (groups_used_ == group_pool_.size()) group_pool_.emplace_back();
-    CtaGroup& g = group_pool_[groups_used_++];
-    g.run = &run;
-    g.plan = std::move(plan);
-    g.first = member_sm_.size();
-    g.size = 0;
-    run.forming = &g;
-  }
-  member_sm_.push_back(sm);
-  member_resource_.push_back(sms_[std::size_t(sm)].resource);
-  ++run.forming->size;
+  placed_.push_back({plan_cta(run, run.packed->ctas[index], sm), sm, std::uint32_t(index)});
+  if (!grouping) flush_group(run);
 }
 
+std::size_t TileMachine::group_for(const CtaPlan& plan, std::size_t first_group) {
+  for (std::size_t g = groups_used_; g > first_group && g + kGroupLookBack > groups_used_; --g)
+    if (group_pool_[g - 1].plan == plan) return g - 1;
+  if (groups_used_ == group_pool_.size()) group_pool_.emplace_back();
+  group_pool_[groups_used_].plan = plan;  // (copied: the placed CTA's is compared with later ones)
+  group_pool_[groups_used_].size = 0;
+  return groups_used_++;
+}
+
+// The CTAs placed at this instant, each with the newest group of its plan: each group's members
+// in grid order, one span of the member arrays (reserved for the kernel's CTAs: the spans flows
+// hold stay valid); the groups start their fill in the order they formed.
 void TileMachine::flush_group(KernelRun& run) {
-  if (!run.forming) return;
-  CtaGroup* group = run.forming;
-  run.forming = nullptr;
-  timers_.after(group->plan.fill, [this, group]() { start_main(*group); });
+  if (placed_.empty()) return;
+  std::size_t first_group = groups_used_;
+  group_of_.resize(placed_.size());
+  for (std::size_t i = 0; i < placed_.size(); ++i) {
+    group_of_[i] = group_for(placed_[i].plan, first_group);
+    ++group_pool_[group_of_[i]].size;
+  }
+  std::size_t at = member_sm_.size();
+  for (std::size_t g = first_group; g < groups_used_; ++g) {
+    CtaGroup& group = group_pool_[g];
+    group.run = &run;
+    group.first = at;
+    at += group.size;
+    group.size = 0;  // counts its members again as they are placed below
+  }
+  member_sm_.resize(at);
+  member_resource_.resize(at);
+  member_cta_.resize(at);
+  for (std::size_t i = 0; i < placed_.size(); ++i) {
+    CtaGroup& group = group_pool_[group_of_[i]];
+    std::size_t k = group.first + group.size++;
+    member_sm_[k] = placed_[i].sm;
+    member_resource_[k] = sms_[std::size_t(placed_[i].sm)].resource;
+    member_cta_[k] = placed_[i].cta;
+  }
+  placed_.clear();
+  for (std::size_t g = first_group; g < groups_used_; ++g) {
+    CtaGroup* group = &group_pool_[g];
+    timers_.after(group->plan.fill, [this, group]() { start_main(*group); });
+  }
 }
 
 // Callbacks hold two words (the machine and the group: std::function keeps them without
@@ -393,21 +422,33 @@ void TileMachine::epilogue_done(CtaGroup& g, std::size_t begin, std::size_t end)
     timers_.after(chip_.cta_overhead, [this, g = &g, begin, end]() { finish_ctas(*g, begin, end); });
 }
 
-// Retires CTAs [begin, end) of the group in order; each freed slot takes the next CTA at once, as
-// the hardware's block scheduler does.
+// CTAs [begin, end) of the group are done; they retire with the others done at this instant.
 void TileMachine::finish_ctas(CtaGroup& g, std::size_t begin, std::size_t end) {
   KernelRun& run = *g.run;
-  for (std::size_t i = begin; i < end; ++i) {
-    int sm = member_sm_[g.first + i];
-    sm_leave(sm);
-    ++run.free_slots[std::size_t(sm)];
+  for (std::size_t i = g.first + begin; i < g.first + end; ++i) finishing_.push_back({member_cta_[i], member_sm_[i]});
+  if (run.retire_armed) return;
+  run.retire_armed = true;
+  timers_.after(0, [this, r = &run]() { retire(*r); });  // after every timer due now
+}
+
+// The CTAs done at this instant leave in grid order; each freed slot takes the next CTA at once,
+// as the hardware's block scheduler does. The order depends on which CTAs are done, not on how
+// they were grouped.
+void TileMachine::retire(KernelRun& run) {
+  run.retire_armed = false;
+  std::sort(finishing_.begin(), finishing_.end(),
+            [](const Finishing& a, const Finishing& b) { return a.cta < b.cta; });
+  for (const Finishing& f : finishing_) {
+    sm_leave(f.sm);
+    ++run.free_slots[std::size_t(f.sm)];
     ++run.finished;
     if (run.finished == run.packed->ctas.size()) {
       kernel_done_.notify(sc_core::SC_ZERO_TIME);
       break;
     }
-    refill(run, sm);
+    refill(run, f.sm);
   }
+  finishing_.clear();
   flush_group(run);
 }
 

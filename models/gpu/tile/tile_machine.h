@@ -40,9 +40,11 @@ class TileMachine : public sc_core::sc_module {
   // (AMD: workgroups, workgroups_per_cu, cus_used, dispatch_rounds). schema() for NVIDIA's.
   static std::shared_ptr<const RecordSchema> schema(const GpuChip& chip);
 
-  // Whether alike CTAs placed together run as one group (the default); off, every CTA is a group of
-  // its own, as before groups existed. The results are the same bit for bit (tested): the switch
-  // is for that test. Process-wide; set it before a simulation starts.
+  // Whether alike CTAs placed at one instant run as one group (the default), whether or not they
+  // were placed one after another; off, every CTA is a group of its own. The results are the same
+  // bit for bit (tested): the flow network's sums do not depend on the order of its flows, and
+  // CTAs that finish at one instant retire in grid order either way. The switch is for that test.
+  // Process-wide; set it before a simulation starts.
   static void group_alike_ctas(bool on);
 
  private:
@@ -66,13 +68,25 @@ class TileMachine : public sc_core::sc_module {
     double main_sm_weight = 0, epilogue_sm_weight = 0;
     bool operator==(const CtaPlan& o) const;
   };
-  // CTAs of one kernel placed at one instant, one after another, with equal plans: they run as
-  // one group of flows (FlowNetwork::start_group), bit for bit as they would one by one.
+  // CTAs of one kernel placed at one instant with equal plans: they run as one group of flows
+  // (FlowNetwork::start_group), bit for bit as they would one by one.
   struct CtaGroup {
     KernelRun* run = nullptr;
     CtaPlan plan;
-    std::size_t first = 0, size = 0;  // its members: member_sm_[first, first + size), in dispatch order
+    std::size_t first = 0, size = 0;  // its members: member_sm_[first, first + size), in grid order
   };
+  struct Placed {  // a CTA placed at this instant, not yet in a group
+    CtaPlan plan;
+    int sm;
+    std::uint32_t cta;
+  };
+  struct Finishing {  // a CTA whose work is done at this instant, not yet retired
+    std::uint32_t cta;
+    int sm;
+  };
+  // How many of the groups formed at one instant a CTA's plan is compared with (the newest first):
+  // beyond them it starts a group of its own (the results are the same either way).
+  static constexpr std::size_t kGroupLookBack = 32;
 
   // SM-seconds with resident CTAs since the machine started, summed over SMs, up to now.
   double resident_sm_seconds() const;
@@ -85,11 +99,13 @@ class TileMachine : public sc_core::sc_module {
   CtaRoute route_cta(const PackedKernel& kernel, const PackedKernel::Cta& cta, int sm);
   CtaPlan plan_cta(KernelRun& run, const PackedKernel::Cta& cta, int sm);
   void start_cta(KernelRun& run, std::size_t cta, int sm);
-  void flush_group(KernelRun& run);               // the group being formed starts its fill
+  void flush_group(KernelRun& run);               // the CTAs placed now form groups, which start their fill
+  std::size_t group_for(const CtaPlan& plan, std::size_t first_group);  // a group formed now with this plan, or a new one
   void start_main(CtaGroup& group);
   void main_done(CtaGroup& group, std::size_t begin, std::size_t end);
   void epilogue_done(CtaGroup& group, std::size_t begin, std::size_t end);
   void finish_ctas(CtaGroup& group, std::size_t begin, std::size_t end);
+  void retire(KernelRun& run);  // the CTAs done at this instant leave, in grid order; their slots refill
   void sm_enter(int sm);
   void sm_leave(int sm);
 
@@ -102,6 +118,10 @@ class TileMachine : public sc_core::sc_module {
   std::size_t groups_used_ = 0;
   std::vector<int> member_sm_;
   std::vector<ResourceId> member_resource_;
+  std::vector<std::uint32_t> member_cta_;  // each member's index in the grid
+  std::vector<std::size_t> group_of_;      // scratch of flush_group: each placed CTA's group
+  std::vector<Placed> placed_;             // the kernel's CTAs placed at this instant, not yet in a group
+  std::vector<Finishing> finishing_;       // the kernel's CTAs done at this instant, not yet retired
   TimerQueue timers_;
   FlowHost flows_;
   PartitionedCaches caches_;
