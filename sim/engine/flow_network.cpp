@@ -16,7 +16,7 @@ constexpr double kSaturated = 1e-12;
 
 ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per_s) {
   double unit = capacity_bytes_per_s > 0 ? 1.0 / capacity_bytes_per_s : 1.0;
-  resources_.push_back(Resource{std::move(name), capacity_bytes_per_s, unit, {}, 0});
+  resources_.push_back(Resource{std::move(name), capacity_bytes_per_s, unit, {}, 0, -1});
   return ResourceId(resources_.size() - 1);
 }
 
@@ -77,47 +77,73 @@ FlowNetwork::Quanta FlowNetwork::member_quanta(const Flow& f, ResourceId m) cons
 }
 
 void FlowNetwork::finish_bytes(const Flow& f) {
+  auto take = [&](ResourceId r, ByteSum::Quanta q, std::size_t times) {
+    Resource& res = resources_[std::size_t(r)];
+    res.finished.add(q, times);
+    if (res.tally >= 0) tallies_[std::size_t(res.tally)].add(q, times);
+  };
   std::size_t count = f.count();
-  f.demands.for_each([&](const FlowDemand& d) { resources_[d.resource].finished.add(f.initial * d.weight, count); });
+  f.demands.for_each([&](const FlowDemand& d) { take(d.resource, ByteSum::quanta(f.initial * d.weight), count); });
   if (f.members.empty()) return;
   ByteSum::Quanta each = ByteSum::quanta(f.initial * f.member_weight);
-  for (ResourceId m : f.members) resources_[m].finished.add(each);
+  for (ResourceId m : f.members) take(m, each, 1);
 }
 
-double FlowNetwork::bytes_through(ResourceId r) const { return bytes_through(std::span<const ResourceId>(&r, 1)); }
-
-double FlowNetwork::bytes_through(std::span<const ResourceId> resources) const {
-  double out = 0;
-  bytes_through(std::span<const std::span<const ResourceId>>(&resources, 1), std::span<double>(&out, 1));
-  return out;
-}
-
-// The finished flows' bytes, then the live flows' progress, summed exactly, for every set in one
-// pass over the flows (bytes_mark_: a resource's set + 1).
-void FlowNetwork::bytes_through(std::span<const std::span<const ResourceId>> sets, std::span<double> out) const {
-  bytes_mark_.resize(resources_.size());
-  bytes_sums_.assign(sets.size(), ByteSum{});
-  for (std::size_t k = 0; k < sets.size(); ++k)
-    for (ResourceId r : sets[k]) {
-      auto& mark = bytes_mark_[std::size_t(r)];
-      if (mark == k + 1) continue;  // listed twice in its set: counted once
-      if (mark != 0) throw std::logic_error("FlowNetwork::bytes_through: a resource in two sets");
-      mark = std::uint32_t(k + 1);
-      bytes_sums_[k].add(resources_[std::size_t(r)].finished);
-    }
+// The finished flows' bytes, then the live flows' progress, summed exactly.
+double FlowNetwork::bytes_through(ResourceId r) const {
+  ByteSum sum = resources_[std::size_t(r)].finished;
   for (const auto& f : flows_) {
     double moved = f.initial - f.remaining;
     if (moved == 0) continue;
     std::size_t count = f.count();
     f.demands.for_each([&](const FlowDemand& d) {
-      if (auto mark = bytes_mark_[std::size_t(d.resource)]) bytes_sums_[mark - 1].add(moved * d.weight, count);
+      if (d.resource == r) sum.add(moved * d.weight, count);
     });
     for (ResourceId m : f.members)
-      if (auto mark = bytes_mark_[std::size_t(m)]) bytes_sums_[mark - 1].add(moved * f.member_weight);
+      if (m == r) sum.add(moved * f.member_weight);
   }
-  for (std::size_t k = 0; k < sets.size(); ++k) {
-    for (ResourceId r : sets[k]) bytes_mark_[std::size_t(r)] = 0;
-    out[k] = bytes_sums_[k].value();
+  return sum.value();
+}
+
+TallyId FlowNetwork::add_tally(std::span<const ResourceId> resources) {
+  auto id = TallyId(tallies_.size());
+  ByteSum finished;
+  for (ResourceId r : resources) {
+    Resource& res = resources_[std::size_t(r)];
+    if (res.tally == id) continue;
+    if (res.tally >= 0) throw std::logic_error("FlowNetwork::add_tally: " + res.name + " is in another tally");
+    res.tally = id;
+    finished.add(res.finished);
+  }
+  tallies_.push_back(finished);
+  tally_slot_.push_back(0);
+  return id;
+}
+
+// One pass over the live flows for every tally asked (tally_slot_: its place in `out` + 1).
+void FlowNetwork::tally_bytes(std::span<const TallyId> tallies, std::span<double> out) const {
+  tally_sums_.assign(tallies.size(), ByteSum{});
+  for (std::size_t k = 0; k < tallies.size(); ++k) {
+    tally_slot_[std::size_t(tallies[k])] = std::uint32_t(k + 1);
+    tally_sums_[k] = tallies_[std::size_t(tallies[k])];
+  }
+  auto slot = [&](ResourceId r) -> std::uint32_t {
+    int t = resources_[std::size_t(r)].tally;
+    return t < 0 ? 0 : tally_slot_[std::size_t(t)];
+  };
+  for (const auto& f : flows_) {
+    double moved = f.initial - f.remaining;
+    if (moved == 0) continue;
+    std::size_t count = f.count();
+    f.demands.for_each([&](const FlowDemand& d) {
+      if (auto k = slot(d.resource)) tally_sums_[k - 1].add(moved * d.weight, count);
+    });
+    for (ResourceId m : f.members)
+      if (auto k = slot(m)) tally_sums_[k - 1].add(moved * f.member_weight);
+  }
+  for (std::size_t k = 0; k < tallies.size(); ++k) {
+    tally_slot_[std::size_t(tallies[k])] = 0;
+    out[k] = tally_sums_[k].value();
   }
 }
 

@@ -32,6 +32,7 @@ namespace hwsim {
 
 using ResourceId = int;
 using FlowId = std::int64_t;
+using TallyId = int;
 
 struct FlowDemand {
   ResourceId resource;
@@ -158,10 +159,12 @@ class FlowNetwork {
   // Bytes moved through a resource so far (a finished flow counts its whole size), and time it
   // spent with any demand (busy), for stats.
   double bytes_through(ResourceId r) const;
-  // The same over several resources (each counted once), summed exactly.
-  double bytes_through(std::span<const ResourceId> resources) const;
-  // The same for several disjoint sets at once (one pass over the flows): out[k] for sets[k].
-  void bytes_through(std::span<const std::span<const ResourceId>> sets, std::span<double> out) const;
+  // A tally: resources whose bytes are read together (a GPU's SMs, its L2 partitions), kept
+  // summed as flows finish. A resource is in one tally at most.
+  TallyId add_tally(std::span<const ResourceId> resources);
+  // The bytes through each tally's resources so far, in one pass over the live flows: out[k]
+  // for tallies[k].
+  void tally_bytes(std::span<const TallyId> tallies, std::span<double> out) const;
   double busy_seconds(ResourceId r) const { return resources_[r].busy; }
   double capacity(ResourceId r) const { return resources_[r].capacity; }
   const std::string& name(ResourceId r) const { return resources_[r].name; }
@@ -181,6 +184,7 @@ class FlowNetwork {
     double unit;         // 1 ÷ its capacity when added (1 when it had none): the unit of its weights
     ByteSum finished;    // bytes of the flows that finished
     double busy = 0;
+    TallyId tally;       // the tally it is in, or -1
   };
   struct Flow {
     FlowId id;
@@ -256,8 +260,9 @@ class FlowNetwork {
   std::vector<Resource> resources_;
   std::vector<ResourceId> busy_;           // resources with a flow on them at a rate (since the rates)
   std::vector<char> busy_mark_;            // scratch of list_busy
-  mutable std::vector<std::uint32_t> bytes_mark_;  // scratch of bytes_through
-  mutable std::vector<ByteSum> bytes_sums_;
+  std::vector<ByteSum> tallies_;           // each tally's finished bytes
+  mutable std::vector<std::uint32_t> tally_slot_;  // scratch of tally_bytes
+  mutable std::vector<ByteSum> tally_sums_;
   std::vector<Flow> flows_;
   FlowId next_id_ = 0;
   double now_ = 0;

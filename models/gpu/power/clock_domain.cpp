@@ -47,9 +47,9 @@ GpuClockDomain::Counters GpuClockDomain::read() {
   Counters c;
   c.time = sim_now();
   // The byte counts in one pass over the flows: SMs, L2 partitions, device memory, [MALL].
-  std::span<const ResourceId> sets[] = {resources_.sms, resources_.l2, {&resources_.hbm, 1}, {&resources_.mall, 1}};
+  const TallyId tallies[] = {resources_.sm_tally, resources_.l2_tally, resources_.hbm_tally, resources_.mall_tally};
   double bytes[4] = {};
-  net.bytes_through(std::span(sets, resources_.mall >= 0 ? 4 : 3), bytes);
+  net.tally_bytes(std::span(tallies, resources_.mall_tally >= 0 ? 4 : 3), bytes);
   c.sm_work = bytes[0], c.l2 = bytes[1], c.hbm = bytes[2], c.mall = bytes[3];
   // The governor sees the SM activity the kernel is priced on (kernel_finished's busy SM-seconds).
   if (resources_.resident_sm_seconds) c.sm_busy = resources_.resident_sm_seconds();

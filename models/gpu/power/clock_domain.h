@@ -32,6 +32,9 @@ struct ClockDomainResources {
   // SM-seconds with resident CTAs (issuing or waiting on memory) since the start, summed over
   // SMs, up to now: what power.sm_active is paid on. Empty: the SM resources' busy time.
   std::function<double()> resident_sm_seconds;
+  // The network's tallies of the SMs, the L2 partitions, device memory and the MALL (-1: none),
+  // which read() takes in one pass.
+  TallyId sm_tally = -1, l2_tally = -1, hbm_tally = -1, mall_tally = -1;
 };
 
 // A retired kernel's energy by component, its average clock and the time it ran throttled.

@@ -1,6 +1,7 @@
 #include "models/gpu/tile/tile_machine.h"
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <limits>
 #include <stdexcept>
@@ -45,8 +46,20 @@ struct TileMachine::KernelRun {
   bool retire_armed = false;       // a retire() is due at this instant
 };
 
+void TileMachine::CtaPlan::set_key() {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a over the figures' bits
+  auto mix = [&](double x) { h = (h ^ std::bit_cast<std::uint64_t>(x)) * 0x100000001b3ULL; };
+  auto mix_flow = [&](const FlowSpec& f) {
+    mix(f.bytes), mix(f.max_rate);
+    f.demands.for_each([&](const FlowDemand& d) { mix(double(d.resource)), mix(d.weight); });
+  };
+  mix(fill), mix(main_sm_weight), mix(epilogue_sm_weight);
+  mix_flow(main), mix_flow(epilogue);
+  key = h;
+}
+
 bool TileMachine::CtaPlan::operator==(const CtaPlan& o) const {
-  return fill == o.fill && main.bytes == o.main.bytes && main.max_rate == o.main.max_rate &&
+  return key == o.key && fill == o.fill && main.bytes == o.main.bytes && main.max_rate == o.main.max_rate &&
          main.demands == o.main.demands && main_sm_weight == o.main_sm_weight && epilogue.bytes == o.epilogue.bytes &&
          epilogue.max_rate == o.epilogue.max_rate && epilogue.demands == o.epilogue.demands &&
          epilogue_sm_weight == o.epilogue_sm_weight;
@@ -65,6 +78,10 @@ TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
   ClockDomainResources clocked{{}, l2_resources_, hbm_resource_, chip.layout.has_mall() ? mall_resource_ : -1};
   for (int i = 0; i < chip.sm_count; ++i) clocked.sms.push_back(sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0));
   clocked.resident_sm_seconds = [this] { return resident_sm_seconds(); };
+  clocked.sm_tally = net.add_tally(clocked.sms);
+  clocked.l2_tally = l2_tally_ = net.add_tally(l2_resources_);
+  clocked.hbm_tally = hbm_tally_ = net.add_tally(std::span(&hbm_resource_, 1));
+  if (chip.layout.has_mall()) clocked.mall_tally = mall_tally_ = net.add_tally(std::span(&mall_resource_, 1));
   clock_ = std::make_unique<GpuClockDomain>("clock", chip, flows_, std::move(clocked));
 }
 
@@ -143,9 +160,9 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
   run.record.details = {double(ctas), double(kernel.ctas_per_sm), double(sms_used), waves};
   for (auto& s : sms_) s.busy_total = 0;
   // Bytes through l2, hbm[, mall], in one pass over the flows.
-  std::span<const ResourceId> levels[] = {l2_resources_, {&hbm_resource_, 1}, {&mall_resource_, 1}};
+  const TallyId levels[] = {l2_tally_, hbm_tally_, mall_tally_};
   auto level_bytes = [&](std::array<double, 3>& out) {
-    net.bytes_through(std::span(levels, chip_.layout.has_mall() ? 3 : 2), out);
+    net.tally_bytes(std::span(levels, chip_.layout.has_mall() ? 3 : 2), out);
   };
   std::array<double, 3> before{}, after{};
   level_bytes(before);
@@ -339,6 +356,7 @@ TileMachine::CtaPlan TileMachine::plan_cta(KernelRun& run, const PackedKernel::C
   plan.fill = k.prologue + latency;
   double overhead = plan.fill + epilogue_alone + chip_.cta_overhead;
   run.overhead_sm_seconds += overhead;
+  plan.set_key();
   return plan;
 }
 
@@ -356,24 +374,33 @@ void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
   if (!grouping) flush_group(run);
 }
 
-std::size_t TileMachine::group_for(const CtaPlan& plan, std::size_t first_group) {
-  for (std::size_t g = groups_used_; g > first_group && g + kGroupLookBack > groups_used_; --g)
+// Open addressing on the plan's key over the groups formed at this instant (group_index_: group
+// + 1, 0 empty; sized by flush_group).
+std::size_t TileMachine::group_for(const CtaPlan& plan) {
+  std::size_t mask = group_index_.size() - 1;
+  for (std::size_t i = std::size_t(plan.key) & mask;; i = (i + 1) & mask) {
+    std::size_t g = group_index_[i];
+    if (g == 0) {
+      if (groups_used_ == group_pool_.size()) group_pool_.emplace_back();
+      group_pool_[groups_used_].plan = plan;
+      group_pool_[groups_used_].size = 0;
+      group_index_[i] = ++groups_used_;
+      return groups_used_ - 1;
+    }
     if (group_pool_[g - 1].plan == plan) return g - 1;
-  if (groups_used_ == group_pool_.size()) group_pool_.emplace_back();
-  group_pool_[groups_used_].plan = plan;  // (copied: the placed CTA's is compared with later ones)
-  group_pool_[groups_used_].size = 0;
-  return groups_used_++;
+  }
 }
 
-// The CTAs placed at this instant, each with the newest group of its plan: each group's members
+// The CTAs placed at this instant, each with the group of its plan: each group's members
 // in grid order, one span of the member arrays (reserved for the kernel's CTAs: the spans flows
 // hold stay valid); the groups start their fill in the order they formed.
 void TileMachine::flush_group(KernelRun& run) {
   if (placed_.empty()) return;
   std::size_t first_group = groups_used_;
   group_of_.resize(placed_.size());
+  group_index_.assign(std::bit_ceil(2 * placed_.size()), 0);
   for (std::size_t i = 0; i < placed_.size(); ++i) {
-    group_of_[i] = group_for(placed_[i].plan, first_group);
+    group_of_[i] = group_for(placed_[i].plan);
     ++group_pool_[group_of_[i]].size;
   }
   std::size_t at = member_sm_.size();

@@ -66,6 +66,8 @@ class TileMachine : public sc_core::sc_module {
     double fill = 0;
     FlowSpec main, epilogue;  // SM not included
     double main_sm_weight = 0, epilogue_sm_weight = 0;
+    std::uint64_t key = 0;  // a hash of the above (set_key): plans that differ mostly differ in it
+    void set_key();
     bool operator==(const CtaPlan& o) const;
   };
   // CTAs of one kernel placed at one instant with equal plans: they run as one group of flows
@@ -84,9 +86,7 @@ class TileMachine : public sc_core::sc_module {
     std::uint32_t cta;
     int sm;
   };
-  // How many of the groups formed at one instant a CTA's plan is compared with (the newest first):
-  // beyond them it starts a group of its own (the results are the same either way).
-  static constexpr std::size_t kGroupLookBack = 32;
+
 
   // SM-seconds with resident CTAs since the machine started, summed over SMs, up to now.
   double resident_sm_seconds() const;
@@ -100,7 +100,7 @@ class TileMachine : public sc_core::sc_module {
   CtaPlan plan_cta(KernelRun& run, const PackedKernel::Cta& cta, int sm);
   void start_cta(KernelRun& run, std::size_t cta, int sm);
   void flush_group(KernelRun& run);               // the CTAs placed now form groups, which start their fill
-  std::size_t group_for(const CtaPlan& plan, std::size_t first_group);  // a group formed now with this plan, or a new one
+  std::size_t group_for(const CtaPlan& plan);  // the group formed now with this plan, or a new one
   void start_main(CtaGroup& group);
   void main_done(CtaGroup& group, std::size_t begin, std::size_t end);
   void epilogue_done(CtaGroup& group, std::size_t begin, std::size_t end);
@@ -120,6 +120,7 @@ class TileMachine : public sc_core::sc_module {
   std::vector<ResourceId> member_resource_;
   std::vector<std::uint32_t> member_cta_;  // each member's index in the grid
   std::vector<std::size_t> group_of_;      // scratch of flush_group: each placed CTA's group
+  std::vector<std::size_t> group_index_;   // scratch of group_for: the instant's groups by plan key
   std::vector<Placed> placed_;             // the kernel's CTAs placed at this instant, not yet in a group
   std::vector<Finishing> finishing_;       // the kernel's CTAs done at this instant, not yet retired
   TimerQueue timers_;
@@ -127,6 +128,7 @@ class TileMachine : public sc_core::sc_module {
   PartitionedCaches caches_;
   std::vector<ResourceId> l2_resources_;  // one per partition (each bandwidth / partitions)
   ResourceId hbm_resource_, mall_resource_ = 0;
+  TallyId l2_tally_ = -1, hbm_tally_ = -1, mall_tally_ = -1;  // the network's tallies of them
   std::shared_ptr<const RecordSchema> schema_;
   std::vector<SmState> sms_;
   double resident_closed_ = 0;  // SM-seconds of residency that ended (resident_sm_seconds)
