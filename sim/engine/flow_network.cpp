@@ -252,6 +252,11 @@ void FlowNetwork::recompute_rates() {
 }
 
 void FlowNetwork::list_busy() {
+  // Every live flow running: the resources they cross with weight, as listed (weighted_).
+  if (std::all_of(flows_.begin(), flows_.end(), [&](const Flow& f) { return f.rate > 0 || is_done(f); })) {
+    busy_.swap(weighted_);
+    return;
+  }
   busy_mark_.resize(resources_.size());
   busy_.clear();
   auto load = [&](ResourceId r, double weight) {
@@ -311,6 +316,8 @@ void FlowNetwork::list_entries() {
   changed_.clear();
   held_members_.assign(flows_.size(), 0);
   listed_resources_.clear();
+  weighted_.clear();
+  busy_mark_.resize(resources_.size());
   live_.clear();
   min_cap_ = kInf;
   auto add = [&](ResourceId r, Entry e, Quanta q) {
@@ -320,6 +327,7 @@ void FlowNetwork::list_entries() {
     }
     entries_[r].push_back(e);
     weight_sum_[r].add(q, e.times);
+    busy_mark_[r] |= char(e.weight > 0);
   };
   for (std::size_t i = 0; i < flows_.size(); ++i) {
     Flow& f = flows_[i];
@@ -336,6 +344,7 @@ void FlowNetwork::list_entries() {
   // Resources crossed with no weight take no part in the filling.
   active_.clear();
   for (ResourceId r : listed_resources_) {
+    if (busy_mark_[r]) weighted_.push_back(r), busy_mark_[r] = 0;
     listed_[r] = 0;
     weight_[r] = weight_sum_[r].value() / resources_[r].unit;
     if (!weight_sum_[r].zero()) active_.push_back(r);

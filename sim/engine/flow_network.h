@@ -259,7 +259,8 @@ class FlowNetwork {
 
   std::vector<Resource> resources_;
   std::vector<ResourceId> busy_;           // resources with a flow on them at a rate (since the rates)
-  std::vector<char> busy_mark_;            // scratch of list_busy
+  std::vector<char> busy_mark_;            // scratch of list_busy and list_entries
+  std::vector<ResourceId> weighted_;       // resources live flows cross with weight (list_entries)
   std::vector<ByteSum> tallies_;           // each tally's finished bytes
   mutable std::vector<std::uint32_t> tally_slot_;  // scratch of tally_bytes
   mutable std::vector<ByteSum> tally_sums_;
