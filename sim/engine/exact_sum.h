@@ -35,14 +35,19 @@ class ExactSum {
   }
   void add(Quanta q, std::uint64_t times = 1) {
     if (times > kMaxTimes) throw std::logic_error("ExactSum: a term taken too many times at once");
-    sum_ += q * Quanta(times);
+    sum_ += times == 1 ? q : q * Quanta(times);
   }
   void add(double x, std::uint64_t times = 1) { add(quanta(x), times); }
   void add(const ExactSum& other) { sum_ += other.sum_; }
   void subtract(Quanta q, std::uint64_t times = 1) { sum_ -= q * Quanta(times); }
   void clear() { sum_ = 0; }
   bool zero() const { return sum_ == 0; }
-  double value() const { return double(sum_) * pow2(-kFractionBits); }
+  // The sum, correctly rounded (the hardware's 64-bit conversion when it fits: the same double).
+  double value() const {
+    constexpr Quanta kInt64 = Quanta(1) << 62;
+    double whole = sum_ > -kInt64 && sum_ < kInt64 ? double(std::int64_t(sum_)) : double(sum_);
+    return whole * pow2(-kFractionBits);
+  }
 
  private:
   // An integral double below 2^126 in magnitude, as an integer: from its bits (the compiler's
