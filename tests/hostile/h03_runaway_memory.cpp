@@ -39,6 +39,12 @@ TEST_CASE("hostile memory, workload spec: a [1e12, 1] elementwise tensor does no
   refused("--chip h100 -w elementwise:T=1000000000000,D=1 -q", 4, "does not fit");
 }
 
+// It fits an HBM set to an exabyte, but its CTAs would list 6e10 tensor blocks (a std::bad_alloc once).
+TEST_CASE("hostile memory, workload spec: an elementwise kernel over 4 PB of tensor blocks is refused") {
+  refused("--chip h100 --set \"memory.hbm.size=1 EB\" -w elementwise:op=gelu,T=100000000,D=10000000 -q", 4,
+          "64 KiB tensor blocks in one kernel: more than the tile model simulates");
+}
+
 TEST_CASE("hostile memory, workload spec: a billion repeats is out of range") {
   refused("--chip h100 -w elementwise:D=16,repeat=1000000000 -q", 4,
           "repeat: '1000000000' is out of range (a whole number between 1 and 10000)");

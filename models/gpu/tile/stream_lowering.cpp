@@ -84,6 +84,9 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.flops = op.flops;
   k.min_bytes = op.bytes_read + op.bytes_written;
   k.peak_flop_rate = chip.peak_flop_rate(DType::fp32);
+  // Each CTA lists the tensor blocks it touches: a kernel over more blocks than the model
+  // simulates is refused before they are listed.
+  check_kernel_size(name, (op.bytes_read + op.bytes_written) / kTensorBlock, "64 KiB tensor blocks");
   if (op_class == "norm")
     return lower_rows(op, chip, tensors, object_base, std::move(k), kNormBytesInFlightPerThread, 2, "row-norm");
   if (op_class == "reduction") return lower_reduction(op, chip, tensors, std::move(k));
