@@ -92,16 +92,9 @@ void FlowNetwork::finish_bytes(const Flow& f) {
 // The finished flows' bytes, then the live flows' progress, summed exactly.
 double FlowNetwork::bytes_through(ResourceId r) const {
   ByteSum sum = resources_[std::size_t(r)].finished;
-  for (const auto& f : flows_) {
-    double moved = f.initial - f.remaining;
-    if (moved == 0) continue;
-    std::size_t count = f.count();
-    f.demands.for_each([&](const FlowDemand& d) {
-      if (d.resource == r) sum.add(moved * d.weight, count);
-    });
-    for (ResourceId m : f.members)
-      if (m == r) sum.add(moved * f.member_weight);
-  }
+  for_each_progress([&](ResourceId on, double bytes, std::size_t times) {
+    if (on == r) sum.add(bytes, times);
+  });
   return sum.value();
 }
 
@@ -131,16 +124,9 @@ void FlowNetwork::tally_bytes(std::span<const TallyId> tallies, std::span<double
     int t = resources_[std::size_t(r)].tally;
     return t < 0 ? 0 : tally_slot_[std::size_t(t)];
   };
-  for (const auto& f : flows_) {
-    double moved = f.initial - f.remaining;
-    if (moved == 0) continue;
-    std::size_t count = f.count();
-    f.demands.for_each([&](const FlowDemand& d) {
-      if (auto k = slot(d.resource)) tally_sums_[k - 1].add(moved * d.weight, count);
-    });
-    for (ResourceId m : f.members)
-      if (auto k = slot(m)) tally_sums_[k - 1].add(moved * f.member_weight);
-  }
+  for_each_progress([&](ResourceId r, double bytes, std::size_t times) {
+    if (auto k = slot(r)) tally_sums_[k - 1].add(bytes, times);
+  });
   for (std::size_t k = 0; k < tallies.size(); ++k) {
     tally_slot_[std::size_t(tallies[k])] = 0;
     out[k] = tally_sums_[k].value();

@@ -159,8 +159,8 @@ class FlowNetwork {
   // Bytes moved through a resource so far (a finished flow counts its whole size), and time it
   // spent with any demand (busy), for stats.
   double bytes_through(ResourceId r) const;
-  // A tally: resources whose bytes are read together (a GPU's SMs, its L2 partitions), kept
-  // summed as flows finish. A resource is in one tally at most.
+  // A tally: resources whose bytes are read together (a device's compute units, its cache
+  // slices), kept summed as flows finish. A resource is in one tally at most.
   TallyId add_tally(std::span<const ResourceId> resources);
   // The bytes through each tally's resources so far, in one pass over the live flows: out[k]
   // for tallies[k].
@@ -213,6 +213,17 @@ class FlowNetwork {
   void quantize(Flow& f) const;  // its weights as WeightSum terms (at its start)
   Quanta member_quanta(const Flow& f, ResourceId m) const;  // its member on `m`'s term
   void finish_bytes(const Flow& f);  // a finished flow's bytes, into its resources' totals
+  // Calls add(resource, bytes, times) for each live flow's progress on each resource it crosses.
+  template <class F>
+  void for_each_progress(F&& add) const {
+    for (const auto& f : flows_) {
+      double moved = f.initial - f.remaining;
+      if (moved == 0) continue;
+      std::size_t count = f.count();
+      f.demands.for_each([&](const FlowDemand& d) { add(d.resource, moved * d.weight, count); });
+      for (ResourceId m : f.members) add(m, moved * f.member_weight, std::size_t(1));
+    }
+  }
   void list_busy();  // the resources flows now load (busy_)
   void recompute_rates();
   // One pass of progressive filling; false when a group had to be split (then run it again).

@@ -26,14 +26,11 @@ namespace hwsim {
 // What the domain's resources are in the tile machine's flow network.
 struct ClockDomainResources {
   std::vector<ResourceId> sms;  // each SM's share of time (capacity 1 at the max clock)
-  std::vector<ResourceId> l2;   // one per partition (read, not clocked)
-  ResourceId hbm = 0;
-  ResourceId mall = -1;         // -1: no memory-side cache
   // SM-seconds with resident CTAs (issuing or waiting on memory) since the start, summed over
   // SMs, up to now: what power.sm_active is paid on. Empty: the SM resources' busy time.
   std::function<double()> resident_sm_seconds;
-  // The network's tallies of the SMs, the L2 partitions, device memory and the MALL (-1: none),
-  // which read() takes in one pass.
+  // The network's tallies of the SMs, the L2 partitions (read, not clocked), device memory and
+  // the memory-side cache (-1: none), which read() takes in one pass.
   TallyId sm_tally = -1, l2_tally = -1, hbm_tally = -1, mall_tally = -1;
 };
 

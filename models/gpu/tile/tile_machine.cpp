@@ -76,9 +76,6 @@ TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
   if (chip.layout.has_mall()) mall_resource_ = net.add_resource("mall", chip.layout.mall_bandwidth);
   sms_.resize(std::size_t(chip.sm_count));
   ClockDomainResources clocked;
-  clocked.l2 = l2_resources_;
-  clocked.hbm = hbm_resource_;
-  clocked.mall = chip.layout.has_mall() ? mall_resource_ : -1;
   for (int i = 0; i < chip.sm_count; ++i) clocked.sms.push_back(sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0));
   clocked.resident_sm_seconds = [this] { return resident_sm_seconds(); };
   clocked.sm_tally = net.add_tally(clocked.sms);
