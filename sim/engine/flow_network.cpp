@@ -10,20 +10,47 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // A flow is done when less than this fraction of its bytes (or of one byte) remains; absorbs
 // floating-point residue from advancing to a predicted completion time.
 constexpr double kDoneFraction = 1e-9;
-// A resource is saturated, and a flow at its cap, within this relative margin.
-constexpr double kSaturated = 1e-12;
+bool local_on = true;  // FlowNetwork::local_filling
+// Below this many flows (a group counts once) the whole network fills every time: a whole filling
+// costs little more than a local refill, and the refill's book-keeping is not kept.
+constexpr std::size_t kLocalMinFlows = 16;
 }  // namespace
 
-ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per_s) {
+void FlowNetwork::local_filling(bool on) { local_on = on; }
+
+namespace {
+FlowNetwork::FillCounts process_counts;  // FlowNetwork::process_fill_counts
+}  // namespace
+
+FlowNetwork::FillCounts FlowNetwork::process_fill_counts() { return process_counts; }
+
+ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per_s, ResourceScope scope) {
+  bool shared = scope == ResourceScope::shared;
   double unit = capacity_bytes_per_s > 0 ? 1.0 / capacity_bytes_per_s : 1.0;
-  resources_.push_back(Resource{std::move(name), capacity_bytes_per_s, unit, {}, 0, -1});
-  return ResourceId(resources_.size() - 1);
+  auto id = ResourceId(resources_.size());
+  Resource res;
+  res.name = std::move(name);
+  res.capacity = capacity_bytes_per_s;
+  res.unit = unit;
+  res.tally = -1;
+  resources_.push_back(std::move(res));
+  Hot hot;
+  hot.scale = capacity_bytes_per_s * unit;
+  hot.unit = unit;
+  hot.shared = shared;
+  hot_.push_back(hot);
+  if (shared) shared_.push_back(id);
+  weighted_at_.push_back(0);
+  dirty_mark_.push_back(0);
+  return id;
 }
 
 void FlowNetwork::set_capacity(ResourceId r, double capacity_bytes_per_s) {
   if (resources_[r].capacity == capacity_bytes_per_s) return;
   resources_[r].capacity = capacity_bytes_per_s;
+  hot_[std::size_t(r)].scale = capacity_bytes_per_s * resources_[r].unit;
   dirty_ = true;
+  if (!hot_[std::size_t(r)].shared) mark_dirty(r);
 }
 
 FlowId FlowNetwork::start(FlowSpec spec, std::function<void()> on_done) {
@@ -36,12 +63,15 @@ FlowId FlowNetwork::start(FlowSpec spec, std::function<void()> on_done) {
   f.on_done = std::move(on_done);
   quantize(f);
   flows_.push_back(std::move(f));
+  enter(flows_.back());
   dirty_ = true;
   return flows_.back().id;
 }
 
 FlowId FlowNetwork::start_group(FlowSpec spec, FlowMembers group, MembersDone on_done) {
   if (group.members.empty()) throw std::logic_error("FlowNetwork::start_group: a group without members");
+  for (ResourceId m : group.members)
+    if (hot_[std::size_t(m)].shared) throw std::logic_error("FlowNetwork::start_group: a member on a shared resource");
   Flow f;
   f.id = next_id_;
   next_id_ += FlowId(group.members.size());  // an id per member, as separate flows would have
@@ -55,24 +85,25 @@ FlowId FlowNetwork::start_group(FlowSpec spec, FlowMembers group, MembersDone on
   f.on_members = std::move(on_done);
   quantize(f);
   flows_.push_back(std::move(f));
+  enter(flows_.back());
   dirty_ = true;
   return flows_.back().id;
 }
 
 void FlowNetwork::quantize(Flow& f) const {
   f.demands.for_each_indexed([&](const FlowDemand& d, std::size_t k) {
-    Quanta q = WeightSum::quanta(d.weight * resources_[d.resource].unit);
+    Quanta q = WeightSum::quanta(d.weight * hot_[std::size_t(d.resource)].unit);
     if (k < f.quanta.size()) f.quanta[k] = q;
     else f.rest_quanta.push_back(q);
   });
   if (f.members.empty()) return;
-  f.member_unit = resources_[f.members[0]].unit;
+  f.member_unit = hot_[std::size_t(f.members[0])].unit;
   f.member_quanta = WeightSum::quanta(f.member_weight * f.member_unit);
 }
 
 // A member on a resource of another unit than the first member's takes its own term.
 FlowNetwork::Quanta FlowNetwork::member_quanta(const Flow& f, ResourceId m) const {
-  double unit = resources_[m].unit;
+  double unit = hot_[std::size_t(m)].unit;
   return unit == f.member_unit ? f.member_quanta : WeightSum::quanta(f.member_weight * unit);
 }
 
@@ -148,8 +179,13 @@ void FlowNetwork::advance_to(double t) {
   double dt = t - now_;
   if (dt <= 0) return;
   settle();
-  for (auto& f : flows_) f.remaining -= std::min(f.remaining, f.rate * dt);
-  for (ResourceId r : busy_) resources_[r].busy += dt;
+  for (ResourceId r : all_running_ ? weighted_ : busy_) hot_[std::size_t(r)].busy += dt;
+  for (auto& f : flows_) {
+    if (f.rate == 0) continue;
+    bool was_done = is_done(f);
+    f.remaining -= std::min(f.remaining, f.rate * dt);
+    if (!was_done && is_done(f)) leave(f), dirty_ = true;
+  }
   now_ = t;
 }
 
@@ -185,6 +221,7 @@ void FlowNetwork::take_finished_callbacks(std::vector<Finished>& done) {
   auto keep = std::remove_if(flows_.begin(), flows_.end(), [&](Flow& f) {
     if (!is_done(f)) return false;
     finish_bytes(f);
+    forget(f);
     if (f.on_members)
       done.push_back({f.id, {}, std::move(f.on_members), f.member_begin, f.member_begin + f.count()});
     else
@@ -213,8 +250,88 @@ double FlowNetwork::current_rate(FlowId id) {
   return 0;
 }
 
+std::size_t FlowNetwork::index_of(FlowId id) const {
+  auto it = std::lower_bound(flows_.begin(), flows_.end(), id, [](const Flow& f, FlowId v) { return f.id < v; });
+  return std::size_t(it - flows_.begin());
+}
+
+// Only while the local rates are current: otherwise the next filling is a whole one.
+void FlowNetwork::mark_dirty(ResourceId r) {
+  if (!local_valid_ || dirty_mark_[std::size_t(r)]) return;
+  dirty_mark_[std::size_t(r)] = 1;
+  dirty_resources_.push_back(r);
+}
+
+// `weighted` counts, per resource, the live flows crossing it with weight; weighted_ lists those
+// with any (weighted_at_: each one's place there).
+void FlowNetwork::count_weight(ResourceId r, int delta) {
+  Hot& res = hot_[std::size_t(r)];
+  if (delta > 0) {
+    if (res.weighted++ == 0) weighted_at_[std::size_t(r)] = std::uint32_t(weighted_.size()), weighted_.push_back(r);
+    return;
+  }
+  if (--res.weighted > 0) return;
+  std::uint32_t at = weighted_at_[std::size_t(r)];
+  weighted_[at] = weighted_.back();
+  weighted_at_[std::size_t(weighted_[at])] = at;
+  weighted_.pop_back();
+}
+
+void FlowNetwork::count_weights(const Flow& f, int delta) {
+  f.demands.for_each([&](const FlowDemand& d) {
+    if (d.weight > 0) count_weight(d.resource, delta);
+  });
+  if (f.member_weight > 0)
+    for (ResourceId m : f.members) count_weight(m, delta);
+}
+
+// The lists of flows per local resource are kept while the local rates are current (they are
+// built again when a whole filling makes them current: list_local). A flow that crosses no local
+// resource is a part of its own: the next local refill takes it from loose_.
+void FlowNetwork::enter(Flow& f) {
+  if (!is_done(f)) count_weights(f, +1), f.counted = true;
+  if (local_valid_) list_local(f, true);
+}
+
+void FlowNetwork::list_local(const Flow& f, bool dirty) {
+  bool local = false;
+  for_each_resource(f, [&](ResourceId r, double) {
+    if (hot_[std::size_t(r)].shared) return;
+    resources_[std::size_t(r)].flows.push_back(f.id);
+    if (dirty) mark_dirty(r);
+    local = true;
+  });
+  if (!local && dirty) loose_.push_back(f.id);
+}
+
+void FlowNetwork::leave(Flow& f) {
+  if (f.counted) count_weights(f, -1), f.counted = false;
+  if (!local_valid_) return;
+  for_each_resource(f, [&](ResourceId r, double) {
+    if (!hot_[std::size_t(r)].shared) mark_dirty(r);
+  });
+}
+
+void FlowNetwork::forget(Flow& f) {
+  if (f.counted) count_weights(f, -1), f.counted = false;
+  if (f.loaded) load(f, -1);
+  if (!local_valid_) return;
+  for_each_resource(f, [&](ResourceId r, double) {
+    if (hot_[std::size_t(r)].shared) return;
+    mark_dirty(r);
+    auto& list = resources_[std::size_t(r)].flows;
+    auto it = std::find(list.begin(), list.end(), f.id);
+    if (it == list.end()) return;
+    *it = list.back();
+    list.pop_back();
+  });
+}
+
+// The parts take the group's place in flows_ (ids in order) and in its resources' lists; each part
+// keeps the group's local rate, so the shared loads (count × the same term) do not change.
 void FlowNetwork::split_group(std::size_t i) {
   Flow group = std::move(flows_[i]);
+  if (group.counted) count_weights(group, -1);
   std::vector<Flow> parts(group.count());
   for (std::size_t k = 0; k < parts.size(); ++k) {
     Flow& p = parts[k];
@@ -222,188 +339,61 @@ void FlowNetwork::split_group(std::size_t i) {
     p.id = group.id + FlowId(k);
     p.members = group.members.subspan(k, 1);
     p.member_begin = group.member_begin + k;
+    if (p.counted) count_weights(p, +1);
+  }
+  if (local_valid_) {
+    group.demands.for_each([&](const FlowDemand& d) {
+      if (hot_[std::size_t(d.resource)].shared) return;
+      auto& list = resources_[std::size_t(d.resource)].flows;
+      list.erase(std::find(list.begin(), list.end(), group.id));
+      for (const Flow& p : parts) list.push_back(p.id);
+    });
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      auto& list = resources_[std::size_t(group.members[k])].flows;
+      *std::find(list.begin(), list.end(), group.id) = parts[k].id;
+    }
   }
   flows_.erase(flows_.begin() + std::ptrdiff_t(i));
   flows_.insert(flows_.begin() + std::ptrdiff_t(i), std::make_move_iterator(parts.begin()),
                 std::make_move_iterator(parts.end()));
 }
 
+// The whole network fills when local filling is off, when the local rates are not current (a
+// shared resource limited flows at the last filling), or when a shared resource would limit the
+// local rates now. A whole filling in which no shared resource limited a flow gives the local
+// rates: they are current again.
 void FlowNetwork::recompute_rates() {
   dirty_ = false;
-  while (!fill_rates()) {
+  bool local = local_on && tracks_local() && flows_.size() >= kLocalMinFlows;
+  if (local && local_valid_) {
+    if (refill_local() && !shared_limits()) {
+      ++fill_counts_.local, ++process_counts.local;
+      return list_busy();
+    }
   }
-  for (auto& f : flows_)
-    if (f.rate == 0 && !is_done(f) && f.max_rate == kInf && f.demands.empty() && f.members.empty()) f.remaining = 0;
+  fill_all();
+  ++fill_counts_.whole, ++process_counts.whole;
+  if (local && !shared_saturated_) return adopt_local(), list_busy();
+  local_valid_ = false;
+  for (ResourceId r : dirty_resources_) dirty_mark_[std::size_t(r)] = 0;
+  dirty_resources_.clear();
+  loose_.clear();
   list_busy();
 }
 
 void FlowNetwork::list_busy() {
-  // Every live flow running: the resources they cross with weight, as listed (weighted_).
-  if (std::all_of(flows_.begin(), flows_.end(), [&](const Flow& f) { return f.rate > 0 || is_done(f); })) {
-    busy_.swap(weighted_);
-    return;
-  }
+  // Every live flow running: the resources they cross with weight (weighted_).
+  all_running_ = std::all_of(flows_.begin(), flows_.end(), [&](const Flow& f) { return f.rate > 0 || is_done(f); });
+  if (all_running_) return;
   busy_mark_.resize(resources_.size());
   busy_.clear();
-  auto load = [&](ResourceId r, double weight) {
-    if (weight > 0 && !busy_mark_[r]) busy_mark_[r] = 1, busy_.push_back(r);
-  };
   for (const auto& f : flows_) {
     if (!(f.rate > 0)) continue;
-    f.demands.for_each([&](const FlowDemand& d) { load(d.resource, d.weight); });
-    for (ResourceId m : f.members) load(m, f.member_weight);
+    for_each_resource(f, [&](ResourceId r, double weight) {
+      if (weight > 0 && !busy_mark_[r]) busy_mark_[r] = 1, busy_.push_back(r);
+    });
   }
   for (ResourceId r : busy_) busy_mark_[r] = 0;
-}
-
-// Progressive filling: raise every unfrozen flow's rate by the same amount until a flow reaches
-// its cap or a resource saturates; freeze those flows; repeat. A group whose members would freeze
-// apart (their private resources differ) is split, and the filling starts again.
-//
-// The arithmetic is that of a pass over every unfrozen flow each round (tests/unit/u191), done
-// with less work: unfrozen flows all have the same rate (`level`: every one starts at 0 and rises
-// by the same steps); a resource's summed weight is added again, in flow order, only when one of
-// its flows froze (otherwise the same additions give the same sum); only the flows of a resource
-// that saturated are looked up.
-bool FlowNetwork::fill_rates() {
-  list_entries();
-  double level = 0;
-  while (!live_.empty()) {
-    double step = min_cap_ - level;  // the least (cap - rate): rounding is monotone, so exact
-    for (ResourceId r : active_)
-      if (weight_[r] > 0) step = std::min(step, spare_[r] / weight_[r]);
-    if (!std::isfinite(step)) step = 0;  // unconstrained flow: treat as instantaneous below
-    level += step;
-    for (ResourceId r : active_) {
-      spare_[r] -= weight_[r] * step;
-      saturated_[r] = spare_[r] <= resources_[r].capacity * kSaturated;
-    }
-    mark_saturated(step);
-    Verdicts v = freeze(level, step);
-    if (v == Verdicts::split) return false;
-    if (v == Verdicts::done) break;
-    resum_dirty();
-  }
-  for (std::size_t i : live_) flows_[i].rate = level;
-  return true;
-}
-
-void FlowNetwork::list_entries() {
-  for (ResourceId r : listed_resources_) entries_[r].clear();
-  entries_.resize(resources_.size());
-  weight_sum_.resize(resources_.size());
-  weight_.resize(resources_.size());
-  spare_.resize(resources_.size());
-  saturated_.resize(resources_.size());
-  listed_.assign(resources_.size(), 0);
-  full_.assign(flows_.size(), 0);
-  frozen_.assign(flows_.size(), 0);
-  cap_.resize(flows_.size());
-  changed_.clear();
-  held_members_.assign(flows_.size(), 0);
-  listed_resources_.clear();
-  weighted_.clear();
-  busy_mark_.resize(resources_.size());
-  live_.clear();
-  min_cap_ = kInf;
-  auto add = [&](ResourceId r, Entry e, Quanta q) {
-    if (!listed_[r]) {
-      listed_[r] = 1, listed_resources_.push_back(r), spare_[r] = resources_[r].capacity;
-      weight_sum_[r].clear();
-    }
-    entries_[r].push_back(e);
-    weight_sum_[r].add(q, e.times);
-    busy_mark_[r] |= char(e.weight > 0);
-  };
-  for (std::size_t i = 0; i < flows_.size(); ++i) {
-    Flow& f = flows_[i];
-    f.rate = 0;
-    if (is_done(f)) continue;
-    live_.push_back(i);
-    cap_[i] = f.max_rate;
-    min_cap_ = std::min(min_cap_, f.max_rate);
-    auto flow = std::uint32_t(i), times = std::uint32_t(f.count());
-    f.demands.for_each_indexed(
-        [&](const FlowDemand& d, std::size_t k) { add(d.resource, {flow, times, false, d.weight}, f.demand_quanta(k)); });
-    for (ResourceId m : f.members) add(m, {flow, 1, true, f.member_weight}, member_quanta(f, m));
-  }
-  // Resources crossed with no weight take no part in the filling.
-  active_.clear();
-  for (ResourceId r : listed_resources_) {
-    if (busy_mark_[r]) weighted_.push_back(r), busy_mark_[r] = 0;
-    listed_[r] = 0;
-    weight_[r] = weight_sum_[r].value() / resources_[r].unit;
-    if (!weight_sum_[r].zero()) active_.push_back(r);
-  }
-}
-
-// A resource with weight saturates only this round: its weighted flows froze when it did.
-void FlowNetwork::mark_saturated(double step) {
-  if (step == 0) return;  // every live flow freezes
-  for (ResourceId r : active_) {
-    if (!saturated_[r] || !(weight_[r] > 0)) continue;
-    for (const Entry& e : entries_[r]) {
-      if (e.member) ++held_members_[e.flow];
-      else if (e.weight > 0) full_[e.flow] = 1;
-    }
-  }
-}
-
-// In flow order, as a pass over them would decide: the first group whose members part ways is
-// split (the filling then starts again).
-FlowNetwork::Verdicts FlowNetwork::freeze(double level, double step) {
-  std::size_t kept = 0;
-  double min_cap = kInf;
-  for (std::size_t i : live_) {
-    if (step != 0 && !full_[i] && held_members_[i] == 0 && !(level >= cap_[i] * (1 - kSaturated))) {
-      live_[kept++] = i, min_cap = std::min(min_cap, cap_[i]);  // the common case: it rises on
-      continue;
-    }
-    Flow& f = flows_[i];
-    bool full = level >= f.max_rate * (1 - kSaturated) || full_[i];
-    if (!full && step != 0 && f.member_weight > 0 && !f.members.empty()) {
-      std::size_t held = held_members_[i];
-      if (held > 0 && held < f.members.size()) {
-        split_group(i);
-        return Verdicts::split;
-      }
-      full = held > 0;
-    }
-    full_[i] = 0, held_members_[i] = 0;
-    if (!full && step != 0) {
-      live_[kept++] = i, min_cap = std::min(min_cap, f.max_rate);
-      continue;
-    }
-    f.rate = level, frozen_[i] = 1;
-    unweigh(f);
-  }
-  if (kept == live_.size()) return Verdicts::done;  // cannot happen in exact arithmetic; guards against an endless loop
-  live_.resize(kept);
-  min_cap_ = min_cap;
-  return live_.empty() ? Verdicts::done : Verdicts::continuing;
-}
-
-void FlowNetwork::unweigh(const Flow& f) {
-  auto take = [&](ResourceId r, Quanta q, std::size_t times) {
-    weight_sum_[r].subtract(q, times);
-    if (!listed_[r]) listed_[r] = 1, changed_.push_back(r);
-  };
-  std::size_t count = f.count();
-  f.demands.for_each_indexed([&](const FlowDemand& d, std::size_t k) { take(d.resource, f.demand_quanta(k), count); });
-  for (ResourceId m : f.members) take(m, member_quanta(f, m), 1);
-}
-
-void FlowNetwork::resum_dirty() {
-  bool emptied = false;
-  for (ResourceId r : changed_) {
-    listed_[r] = 0;
-    weight_[r] = weight_sum_[r].value() / resources_[r].unit;
-    emptied = emptied || weight_sum_[r].zero();
-  }
-  changed_.clear();
-  if (emptied)
-    active_.erase(std::remove_if(active_.begin(), active_.end(), [&](ResourceId r) { return weight_sum_[r].zero(); }),
-                  active_.end());
 }
 
 }  // namespace hwsim

@@ -12,6 +12,15 @@
 // of the order of the flows (ExactSum): the rates and byte counts are those of the set of flows,
 // and a group of alike flows gives the same figures as its members in any order.
 //
+// The filling (flow_filling.cpp) rises in levels: the level at which a resource saturates is
+// computed directly, (capacity − the load of the flows already frozen) ÷ the weight of those
+// still rising, never by accumulated steps, and every resource at the lowest level saturates at
+// once. So a flow's rate depends only on the flows it is connected to through saturating
+// resources, and a part of the network can be refilled alone (flow_local.cpp): a *shared*
+// resource (a memory level many compute units cross) is left out of the parts refilled after a
+// change, then checked; only when one would limit its flows does the whole network fill again.
+// The rates are the same bits either way (tests/unit/u191, u193).
+//
 // Plain C++ with no SystemC dependency: time is a double in seconds, advanced by the host.
 // Deterministic: the same calls in the same order give bit-identical results. Rates are
 // recomputed lazily, once after any number of starts and finishes at one instant.
@@ -110,9 +119,14 @@ struct FlowSpec {
   FlowDemands demands;                                       // resources crossed
 };
 
+// A resource's part in the filling. Local: refilled with the flows connected to it. Shared: left
+// out of a local refill and checked after it (a memory level every compute unit crosses, seldom
+// their limit); the rates do not depend on the choice, only the work does.
+enum class ResourceScope { local, shared };
+
 class FlowNetwork {
  public:
-  ResourceId add_resource(std::string name, double capacity_bytes_per_s);
+  ResourceId add_resource(std::string name, double capacity_bytes_per_s, ResourceScope scope = ResourceScope::local);
   // Changes a resource's capacity from now() on (a clock change); flows already crossing it take
   // their new rates at the next recomputation. The host advances to the current time first.
   void set_capacity(ResourceId r, double capacity_bytes_per_s);
@@ -123,7 +137,8 @@ class FlowNetwork {
   // Called with [begin, end): the members that finished, as group.first + their index in
   // group.members. A group finishes whole, unless it had to be split (FlowMembers), then in parts.
   using MembersDone = std::function<void(std::size_t begin, std::size_t end)>;
-  // Starts group.members.size() (≥ 1) alike flows at once, as if started one after another.
+  // Starts group.members.size() (≥ 1) alike flows at once, as if started one after another. The
+  // members' resources are local ones.
   FlowId start_group(FlowSpec spec, FlowMembers group, MembersDone on_done);
 
   // Moves time forward to `t` (>= now()); flows progress at their current rates.
@@ -165,9 +180,23 @@ class FlowNetwork {
   // The bytes through each tally's resources so far, in one pass over the live flows: out[k]
   // for tallies[k].
   void tally_bytes(std::span<const TallyId> tallies, std::span<double> out) const;
-  double busy_seconds(ResourceId r) const { return resources_[r].busy; }
+  double busy_seconds(ResourceId r) const { return hot_[std::size_t(r)].busy; }
   double capacity(ResourceId r) const { return resources_[r].capacity; }
   const std::string& name(ResourceId r) const { return resources_[r].name; }
+
+  // How the rates were recomputed so far: fillings of the whole network, and local refills that
+  // sufficed (flow_local.cpp).
+  struct FillCounts {
+    std::uint64_t whole = 0, local = 0;
+  };
+  const FillCounts& fill_counts() const { return fill_counts_; }
+  // The same summed over every network of this process (one simulation per process).
+  static FillCounts process_fill_counts();
+
+  // Whether a change refills only the part of the network it reaches (the default); off, every
+  // recomputation fills the whole network. The rates are the same bits either way (tested); the
+  // switch is for that test. Process-wide; set it before a simulation starts.
+  static void local_filling(bool on);
 
  private:
   // Bytes through a resource: to 2^-56 of a byte (an SM's "bytes" are seconds of its time), terms
@@ -175,16 +204,31 @@ class FlowNetwork {
   using ByteSum = ExactSum<56, 22>;
   // A resource's summed weight, in units of its first capacity (weight × unit: ~1e-12 per byte/s
   // on an SM or a memory level alike): to 2^-94, terms up to 2^16, each taken up to 2^16 times at
-  // once (a group's members).
+  // once (a group's members). Its frozen flows' load (rate × weight × unit, a share of its first
+  // capacity, at most its capacity's growth since) is summed the same way.
   using WeightSum = ExactSum<94, 16>;
   using Quanta = WeightSum::Quanta;
+  // A shared resource's load at the flows' local rates (local refill), a share of its first
+  // capacity: to 2^-80, terms up to 2^30 (a flow alone loading it past kOverload counts apart).
+  using LoadSum = ExactSum<80, 16>;
   struct Resource {
     std::string name;
     double capacity;
     double unit;         // 1 ÷ its capacity when added (1 when it had none): the unit of its weights
     ByteSum finished;    // bytes of the flows that finished
-    double busy = 0;
     TallyId tally;       // the tally it is in, or -1
+    std::vector<FlowId> flows;  // local: the live flows crossing it (their first ids, any weight),
+                                // while the local rates are current
+    LoadSum load;                // shared: the local rates' load on it
+    std::uint32_t overloads = 0;  // shared: flows whose local rate alone overloads it
+  };
+  // What the hot loops read of a resource, packed apart (hot_, beside resources_).
+  struct Hot {
+    double scale;                // capacity × unit: its capacity now in its weights' unit
+    double unit;
+    double busy = 0;             // seconds with a flow on it at a rate
+    std::uint32_t weighted = 0;  // live flows crossing it with weight (a group's demand once)
+    bool shared = false;
   };
   struct Flow {
     FlowId id;
@@ -206,6 +250,11 @@ class FlowNetwork {
     std::vector<Quanta> rest_quanta;
     Quanta member_quanta = 0;  // on a resource of unit member_unit (a member elsewhere: member_quanta())
     double member_unit = 0;
+    // The local refill's state: its rate with the shared resources left out, and whether its
+    // load at that rate is in the shared resources' sums; whether it counts in `weighted`.
+    double local_rate = 0;
+    bool loaded = false;
+    bool counted = false;
     Quanta demand_quanta(std::size_t k) const { return k < quanta.size() ? quanta[k] : rest_quanta[k - quanta.size()]; }
     // How many flows it stands for: each of its demands counts this many times.
     std::size_t count() const { return members.empty() ? 1 : members.size(); }
@@ -224,54 +273,88 @@ class FlowNetwork {
       for (ResourceId m : f.members) add(m, moved * f.member_weight, std::size_t(1));
     }
   }
+  // Calls visit(resource, weight) for each resource f crosses: demands, then members.
+  template <class F>
+  static void for_each_resource(const Flow& f, F&& visit) {
+    f.demands.for_each([&](const FlowDemand& d) { visit(d.resource, d.weight); });
+    for (ResourceId m : f.members) visit(m, f.member_weight);
+  }
+  std::size_t index_of(FlowId id) const;  // flows_ is in id order
+  void enter(Flow& f);         // a new flow into the local lists and the busy counts
+  void leave(Flow& f);         // a flow done: out of the busy counts, its local resources dirty
+  void forget(Flow& f);        // a flow removed: out of the local lists and the shared loads
+  void count_weights(const Flow& f, int delta);  // `weighted`, and busy_ with it
+  void count_weight(ResourceId r, int delta);
+  // f into its local resources' lists (a flow crossing none into loose_); `dirty`: a change, the
+  // resources become dirty.
+  void list_local(const Flow& f, bool dirty);
+  void mark_dirty(ResourceId r);
+  bool tracks_local() const { return !shared_.empty(); }  // a local refill can leave something out
   void list_busy();  // the resources flows now load (busy_)
   void recompute_rates();
-  // One pass of progressive filling; false when a group had to be split (then run it again).
-  bool fill_rates();
-  // Lists, per resource, the entries of the flows still running (in flow order), their sums and
-  // the resources that take part; every flow's rate starts at 0.
-  void list_entries();
-  // Marks the live flows a saturated resource freezes (full_) or whose members it holds back.
-  void mark_saturated(double step);
-  enum class Verdicts { done, continuing, split };
-  // Freezes the flows that reached their cap or a saturated resource at rate `level`.
-  Verdicts freeze(double level, double step);
-  // Takes the flow frozen now out of the summed weights of the resources it crosses.
-  void unweigh(const Flow& f);
-  // The resources whose summed weight changed this round take their new weight; those left with
-  // none leave the filling.
-  void resum_dirty();
-  void split_group(std::size_t i);  // replaces group flows_[i] by its members, one flow each, in order
-  void settle() { if (dirty_) recompute_rates(); }
   bool is_done(const Flow& f) const;
+  void settle() { if (dirty_) recompute_rates(); }
+  void split_group(std::size_t i);  // replaces group flows_[i] by its members, one flow each, in order
+
+  // The filling (flow_filling.cpp). Fills the flows `scope_` (indices into flows_, ascending),
+  // crossing the shared resources too when `with_shared`: each flow's rate; false when groups
+  // had to be split (flows_ changed: list the scope again; a local refill splits none). shared_saturated_: a shared resource
+  // limited a flow.
+  bool fill(bool with_shared);
+  void list_entries(bool with_shared);  // per in-scope resource, its entries and summed weight
+  bool freeze(double level, bool with_shared);  // false when groups were split
+  void unweigh(const Flow& f, double level, bool with_shared);  // a flow frozen at `level`
+  double saturation(ResourceId r, double level) const;  // the level at which r saturates (≥ level)
+  void relevel(double level);  // the resources whose sums changed: their saturation levels
+  void fill_all();  // every live flow, the shared resources included
+
+  // The local refill (flow_local.cpp). Refills the parts of the network the dirty resources reach,
+  // shared resources left out, updating the shared loads; false when a group would have to be
+  // split (the whole network fills instead).
+  bool refill_local();
+  void gather_scope();  // scope_: the live flows connected to the dirty resources by local ones
+  bool shared_limits() const;  // a shared resource would limit the local rates
+  void load(Flow& f, int sign);  // f's load at its local rate, into (+1) or out of (−1) the sums
+  void adopt_local();  // after a whole filling no shared resource limited: its rates are the local ones
 
   bool dirty_ = false;  // flows changed since the rates were computed
+  FillCounts fill_counts_;
   // Scratch space of the filling, reused. An entry is a live flow's load on one resource: a shared
   // demand (added `times` = the group's count times) or one member's private resource.
   struct Entry {
     std::uint32_t flow;
     std::uint32_t times : 31;
     std::uint32_t member : 1;
-    double weight;
   };
-  std::vector<std::vector<Entry>> entries_;  // per resource (frozen flows' stay until the next listing)
-  std::vector<WeightSum> weight_sum_;        // per resource: the unfrozen flows' weights, in its unit
-  std::vector<double> spare_, weight_;       // weight_: weight_sum_'s value ÷ the resource's unit
-  std::vector<char> saturated_;            // an active resource's spare is used up (this round)
-  std::vector<char> listed_;               // resource in active_ (while listing) / in changed_
-  std::vector<ResourceId> active_, changed_;  // resources live flows cross with weight; those that lost one
+  std::vector<std::vector<Entry>> entries_;  // per resource, entries with weight
+  std::vector<WeightSum> weight_sum_, frozen_sum_;  // per resource: unfrozen weight; frozen load
+  std::vector<double> level_;              // per resource: the level at which it saturates
+  std::vector<char> listed_;               // resource in listed_resources_ / in changed_
+  std::vector<ResourceId> active_, changed_;  // resources with unfrozen weight; those whose sums changed
   std::vector<ResourceId> listed_resources_;  // every resource listed (their entries are cleared next time)
-  std::vector<std::size_t> live_;          // unfrozen flows, in flow order
-  std::vector<char> frozen_;               // per flow: its rate is settled (this filling)
+  std::vector<std::size_t> scope_;         // the flows filled (indices, ascending)
+  std::vector<std::size_t> live_;          // unfrozen flows of the scope, in flow order
   std::vector<double> cap_;                // per flow: its cap (max_rate), kept beside the flags
+  double min_cap_ = 0;                     // the least cap of an unfrozen flow
   std::vector<char> full_;                 // per flow: crosses a resource saturated this round
   std::vector<std::uint32_t> held_members_;  // per flow: members on resources saturated this round
-  double min_cap_ = 0;                     // the least cap of a live flow
+  std::vector<std::size_t> splits_;        // groups whose members part ways this round
+  bool shared_saturated_ = false;
+
+  // The local refill's state.
+  bool local_valid_ = false;               // every flow's local rate and load are current
+  std::vector<ResourceId> shared_;         // the shared resources
+  std::vector<ResourceId> dirty_resources_;  // local resources whose flows or capacity changed
+  std::vector<FlowId> loose_;              // flows started that cross no local resource
+  std::vector<char> dirty_mark_, flow_mark_;  // scratch of gather_scope
 
   std::vector<Resource> resources_;
+  std::vector<Hot> hot_;
   std::vector<ResourceId> busy_;           // resources with a flow on them at a rate (since the rates)
-  std::vector<char> busy_mark_;            // scratch of list_busy and list_entries
-  std::vector<ResourceId> weighted_;       // resources live flows cross with weight (list_entries)
+  bool all_running_ = true;                // every live flow has a rate: busy_ is weighted_
+  std::vector<ResourceId> weighted_;       // resources live flows cross with weight
+  std::vector<std::uint32_t> weighted_at_;  // each resource's place in weighted_
+  std::vector<char> busy_mark_;            // scratch of list_busy
   std::vector<ByteSum> tallies_;           // each tally's finished bytes
   mutable std::vector<std::uint32_t> tally_slot_;  // scratch of tally_bytes
   mutable std::vector<ByteSum> tally_sums_;

@@ -5,33 +5,14 @@
 // memory-side cache.
 #include <doctest/doctest.h>
 
-#include <fmt/format.h>
-
-#include "app/simulate.h"
 #include "models/gpu/tile/tile_machine.h"
-#include "sim/engine/isolated_run.h"
-#include "workloads/workload.h"
+#include "tests/unit/u26_tile_support.h"
 
 using namespace hwsim;
 
 namespace {
-// Every figure of every record, %a (exact), one line each.
 std::string records_text(const std::string& chip, const std::string& spec, bool grouped) {
-  return run_isolated([&] {
-    TileMachine::group_alike_ctas(grouped);
-    RunResult r = simulate(load_config(chip, {}), WorkloadCatalog::build(spec));
-    std::string out = fmt::format("{:a} {:a}\n", r.seconds, r.energy);
-    for (const auto& step : r.steps)
-      for (const auto& k : step.records) {
-        out += fmt::format("{} {:a} {:a} {:a} {:a} {:a} {:a} {:a} {:a} {:a}", k.name, k.start, k.end, k.energy,
-                           k.breakdown.compute, k.breakdown.memory, k.breakdown.overhead, k.breakdown.idle, k.flops,
-                           k.min_bytes);
-        for (double b : k.traffic) out += fmt::format(" {:a}", b);
-        for (double d : k.details) out += fmt::format(" {:a}", d);
-        out += '\n';
-      }
-    return out;
-  });
+  return test::records_text(chip, spec, [grouped] { TileMachine::group_alike_ctas(grouped); });
 }
 
 void check_same(const std::string& chip, const std::string& spec) {

@@ -70,10 +70,13 @@ TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
       flows_("flows"),
       caches_(chip.layout.partitions, chip.l2_bytes, chip.layout.mall_bytes), schema_(schema(chip)) {
   auto& net = flows_.network();
+  // The memory levels every SM crosses are shared: a change on one SM refills that SM's flows
+  // alone while they do not limit (FlowNetwork).
+  const auto shared = ResourceScope::shared;
   for (int p = 0; p < chip.layout.partitions; ++p)
-    l2_resources_.push_back(net.add_resource("l2", chip.l2_bandwidth / chip.layout.partitions));
-  hbm_resource_ = net.add_resource("hbm", chip.usable_hbm_bandwidth());
-  if (chip.layout.has_mall()) mall_resource_ = net.add_resource("mall", chip.layout.mall_bandwidth);
+    l2_resources_.push_back(net.add_resource("l2", chip.l2_bandwidth / chip.layout.partitions, shared));
+  hbm_resource_ = net.add_resource("hbm", chip.usable_hbm_bandwidth(), shared);
+  if (chip.layout.has_mall()) mall_resource_ = net.add_resource("mall", chip.layout.mall_bandwidth, shared);
   sms_.resize(std::size_t(chip.sm_count));
   ClockDomainResources clocked;
   for (int i = 0; i < chip.sm_count; ++i) clocked.sms.push_back(sms_[std::size_t(i)].resource = net.add_resource("sm", 1.0));
