@@ -466,8 +466,7 @@ void TileMachine::finish_ctas(CtaGroup& g, std::size_t begin, std::size_t end) {
 // they were grouped.
 void TileMachine::retire(KernelRun& run) {
   run.retire_armed = false;
-  std::sort(finishing_.begin(), finishing_.end(),
-            [](const Finishing& a, const Finishing& b) { return a.cta < b.cta; });
+  sort_finishing();
   for (const Finishing& f : finishing_) {
     sm_leave(f.sm);
     ++run.free_slots[std::size_t(f.sm)];
@@ -480,6 +479,31 @@ void TileMachine::retire(KernelRun& run) {
   }
   finishing_.clear();
   flush_group(run);
+}
+
+// finishing_ is a run of CTAs in grid order per group part done (finish_ctas appends a group's
+// members in order): the runs are merged pairwise, O(n log runs), into grid order.
+void TileMachine::sort_finishing() {
+  auto before = [](const Finishing& a, const Finishing& b) { return a.cta < b.cta; };
+  run_ends_.clear();
+  for (std::size_t i = 1; i < finishing_.size(); ++i)
+    if (before(finishing_[i], finishing_[i - 1])) run_ends_.push_back(i);
+  if (run_ends_.empty()) return;
+  run_ends_.push_back(finishing_.size());
+  while (run_ends_.size() > 1) {
+    merged_.clear();
+    std::size_t begin = 0, kept = 0;
+    for (std::size_t k = 0; k < run_ends_.size(); k += 2) {
+      std::size_t mid = run_ends_[k], end = k + 1 < run_ends_.size() ? run_ends_[k + 1] : mid;
+      std::merge(finishing_.begin() + std::ptrdiff_t(begin), finishing_.begin() + std::ptrdiff_t(mid),
+                 finishing_.begin() + std::ptrdiff_t(mid), finishing_.begin() + std::ptrdiff_t(end),
+                 std::back_inserter(merged_), before);
+      run_ends_[kept++] = end;
+      begin = end;
+    }
+    run_ends_.resize(kept);
+    finishing_.swap(merged_);
+  }
 }
 
 // While CTAs remain, dispatch keeps every slot busy, so the slot just freed is the only free one

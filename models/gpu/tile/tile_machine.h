@@ -106,6 +106,7 @@ class TileMachine : public sc_core::sc_module {
   void epilogue_done(CtaGroup& group, std::size_t begin, std::size_t end);
   void finish_ctas(CtaGroup& group, std::size_t begin, std::size_t end);
   void retire(KernelRun& run);  // the CTAs done at this instant leave, in grid order; their slots refill
+  void sort_finishing();        // finishing_ into grid order
   void sm_enter(int sm);
   void sm_leave(int sm);
 
@@ -123,6 +124,8 @@ class TileMachine : public sc_core::sc_module {
   std::vector<std::size_t> group_index_;   // scratch of group_for: the instant's groups by plan key
   std::vector<Placed> placed_;             // the kernel's CTAs placed at this instant, not yet in a group
   std::vector<Finishing> finishing_;       // the kernel's CTAs done at this instant, not yet retired
+  std::vector<Finishing> merged_;          // scratch of sort_finishing
+  std::vector<std::size_t> run_ends_;      // scratch of sort_finishing: where each sorted run ends
   TimerQueue timers_;
   FlowHost flows_;
   PartitionedCaches caches_;
