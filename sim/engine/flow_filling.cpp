@@ -40,6 +40,7 @@ void FlowNetwork::fill_all() {
     scope_.resize(flows_.size());
     std::iota(scope_.begin(), scope_.end(), std::size_t(0));
   } while (!fill(true));
+  list_weighted_locals();
 }
 
 bool FlowNetwork::fill(bool with_shared) {

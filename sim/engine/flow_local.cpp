@@ -31,7 +31,8 @@ bool FlowNetwork::refill_local() {
     f.local_rate = f.rate;
     load(f, +1);
   }
-  for (ResourceId r : dirty_resources_) dirty_mark_[std::size_t(r)] = 0;
+  // Every resource reached: weighted while a flow of the scope crosses it with weight.
+  for (ResourceId r : dirty_resources_) dirty_mark_[std::size_t(r)] = 0, set_weighted(r, !entries_[r].empty());
   dirty_resources_.clear();
   loose_.clear();
   return true;

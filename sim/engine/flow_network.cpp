@@ -11,6 +11,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // floating-point residue from advancing to a predicted completion time.
 constexpr double kDoneFraction = 1e-9;
 bool local_on = true;  // FlowNetwork::local_filling
+constexpr std::uint32_t kUnlisted = std::numeric_limits<std::uint32_t>::max();  // not in weighted_
 // Below this many flows (a group counts once) the whole network fills every time: a whole filling
 // costs little more than a local refill, and the refill's book-keeping is not kept.
 constexpr std::size_t kLocalMinFlows = 16;
@@ -40,7 +41,7 @@ ResourceId FlowNetwork::add_resource(std::string name, double capacity_bytes_per
   hot.shared = shared;
   hot_.push_back(hot);
   if (shared) shared_.push_back(id);
-  weighted_at_.push_back(0);
+  weighted_at_.push_back(kUnlisted);
   dirty_mark_.push_back(0);
   return id;
 }
@@ -262,27 +263,44 @@ void FlowNetwork::mark_dirty(ResourceId r) {
   dirty_resources_.push_back(r);
 }
 
-// `weighted` counts, per resource, the live flows crossing it with weight; weighted_ lists those
-// with any (weighted_at_: each one's place there).
-void FlowNetwork::count_weight(ResourceId r, int delta) {
-  Hot& res = hot_[std::size_t(r)];
-  if (delta > 0) {
-    if (res.weighted++ == 0) weighted_at_[std::size_t(r)] = std::uint32_t(weighted_.size()), weighted_.push_back(r);
+// weighted_ lists the resources live flows cross with weight (weighted_at_: each one's place
+// there, or kUnlisted). A shared resource is in it while its count of such flows (kept as flows
+// come and go) is not zero; a local one as the last filling that reached it found (its entries).
+void FlowNetwork::set_weighted(ResourceId r, bool on) {
+  std::uint32_t at = weighted_at_[std::size_t(r)];
+  if (on == (at != kUnlisted)) return;
+  if (on) {
+    weighted_at_[std::size_t(r)] = std::uint32_t(weighted_.size());
+    weighted_.push_back(r);
     return;
   }
-  if (--res.weighted > 0) return;
-  std::uint32_t at = weighted_at_[std::size_t(r)];
   weighted_[at] = weighted_.back();
   weighted_at_[std::size_t(weighted_[at])] = at;
   weighted_.pop_back();
+  weighted_at_[std::size_t(r)] = kUnlisted;
 }
 
 void FlowNetwork::count_weights(const Flow& f, int delta) {
   f.demands.for_each([&](const FlowDemand& d) {
-    if (d.weight > 0) count_weight(d.resource, delta);
+    Hot& hot = hot_[std::size_t(d.resource)];
+    if (!hot.shared || !(d.weight > 0)) return;
+    hot.weighted = std::uint32_t(int(hot.weighted) + delta);
+    set_weighted(d.resource, hot.weighted > 0);
   });
-  if (f.member_weight > 0)
-    for (ResourceId m : f.members) count_weight(m, delta);
+}
+
+// After a whole filling: the local resources with entries are the weighted ones.
+void FlowNetwork::list_weighted_locals() {
+  for (ResourceId r : weighted_) weighted_at_[std::size_t(r)] = kUnlisted;
+  weighted_.clear();
+  auto list = [&](ResourceId r) {
+    weighted_at_[std::size_t(r)] = std::uint32_t(weighted_.size());
+    weighted_.push_back(r);
+  };
+  for (ResourceId r : shared_)
+    if (hot_[std::size_t(r)].weighted > 0) list(r);
+  for (ResourceId r : listed_resources_)
+    if (!hot_[std::size_t(r)].shared) list(r);
 }
 
 // The lists of flows per local resource are kept while the local rates are current (they are

@@ -227,7 +227,7 @@ class FlowNetwork {
     double scale;                // capacity × unit: its capacity now in its weights' unit
     double unit;
     double busy = 0;             // seconds with a flow on it at a rate
-    std::uint32_t weighted = 0;  // live flows crossing it with weight (a group's demand once)
+    std::uint32_t weighted = 0;  // shared: live flows crossing it with weight (a group once)
     bool shared = false;
   };
   struct Flow {
@@ -283,8 +283,9 @@ class FlowNetwork {
   void enter(Flow& f);         // a new flow into the local lists and the busy counts
   void leave(Flow& f);         // a flow done: out of the busy counts, its local resources dirty
   void forget(Flow& f);        // a flow removed: out of the local lists and the shared loads
-  void count_weights(const Flow& f, int delta);  // `weighted`, and busy_ with it
-  void count_weight(ResourceId r, int delta);
+  void count_weights(const Flow& f, int delta);  // its shared resources' `weighted`, and weighted_
+  void set_weighted(ResourceId r, bool on);       // r into or out of weighted_
+  void list_weighted_locals();                    // weighted_'s local resources, from a whole filling
   // f into its local resources' lists (a flow crossing none into loose_); `dirty`: a change, the
   // resources become dirty.
   void list_local(const Flow& f, bool dirty);
@@ -352,7 +353,7 @@ class FlowNetwork {
   std::vector<Hot> hot_;
   std::vector<ResourceId> busy_;           // resources with a flow on them at a rate (since the rates)
   bool all_running_ = true;                // every live flow has a rate: busy_ is weighted_
-  std::vector<ResourceId> weighted_;       // resources live flows cross with weight
+  std::vector<ResourceId> weighted_;       // resources live flows cross with weight (set_weighted)
   std::vector<std::uint32_t> weighted_at_;  // each resource's place in weighted_
   std::vector<char> busy_mark_;            // scratch of list_busy
   std::vector<ByteSum> tallies_;           // each tally's finished bytes

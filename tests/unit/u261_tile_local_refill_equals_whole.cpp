@@ -13,9 +13,14 @@ using namespace hwsim;
 namespace {
 // The records, then "local refills N" (that sufficed, over the run).
 std::string run_text(const std::string& chip, const std::string& spec, bool local) {
+  std::uint64_t before = 0;  // the process's count when the run starts (a forked child inherits it)
   return test::records_text(
-      chip, spec, [local] { FlowNetwork::local_filling(local); },
-      [] { return fmt::format("local refills {}\n", FlowNetwork::process_fill_counts().local); });
+      chip, spec,
+      [&] {
+        FlowNetwork::local_filling(local);
+        before = FlowNetwork::process_fill_counts().local;
+      },
+      [&] { return fmt::format("local refills {}\n", FlowNetwork::process_fill_counts().local - before); });
 }
 
 // `refills`: local refills are expected (many flows, compute-bound); a decode step or a GEMM whose
