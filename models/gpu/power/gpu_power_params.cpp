@@ -80,7 +80,12 @@ const ParamRegistration gpu_power_params({"gpu"}, power_decls());
 }  // namespace
 
 double GpuPowerParams::energy_scale(double clock) const {
-  return reference_clock > 0 ? std::pow(clock / reference_clock, energy_exponent) : 1.0;
+  if (!(reference_clock > 0)) return 1.0;
+  if (clock != memo_clock_ || reference_clock != memo_reference_ || energy_exponent != memo_exponent_) {
+    memo_clock_ = clock, memo_reference_ = reference_clock, memo_exponent_ = energy_exponent;
+    memo_scale_ = std::pow(clock / reference_clock, energy_exponent);
+  }
+  return memo_scale_;
 }
 
 double GpuPowerParams::power_scale(double clock) const {

@@ -53,6 +53,12 @@ struct GpuPowerParams {
   // From a validated config of kind gpu; `flops_per_clock` (per dtype, per SM) derives the energy
   // per FLOP of a dtype without its own key.
   static GpuPowerParams from_config(const Config& c, const std::array<double, kDTypeCount>& flops_per_clock);
+
+ private:
+  // energy_scale's last clock and result: the governor holds a clock over many updates, each
+  // asking several times (std::pow is a large share of a long prefill's time otherwise).
+  // Keyed by the fields it reads too: a copy may change them.
+  mutable double memo_clock_ = -1, memo_reference_ = 0, memo_exponent_ = 0, memo_scale_ = 1;
 };
 
 }  // namespace hwsim
