@@ -23,6 +23,7 @@ OperandList tensor_blocks(std::int64_t tensor, double begin, double end) {
   }
   auto first = std::int64_t(std::floor(begin / kTensorBlock));
   auto last = std::int64_t(std::ceil(end / kTensorBlock));
+  out.reserve(std::size_t(last - first));  // a GEMM's panel spans many blocks: one allocation
   for (std::int64_t b = first; b < last; ++b) {
     double lo = std::max(begin, double(b) * kTensorBlock), hi = std::min(end, double(b + 1) * kTensorBlock);
     // Tensor ids (< 2^15) sit above 2^24 blocks (1 TiB per tensor), below op objects (>= 2^40).

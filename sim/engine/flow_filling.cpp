@@ -187,8 +187,23 @@ void FlowNetwork::unweigh(const Flow& f, double level, bool with_shared) {
     if (d.weight > 0 && (with_shared || !hot_[std::size_t(d.resource)].shared))
       take(d.resource, d.weight, f.demand_quanta(k), count);
   });
-  if (f.member_weight > 0)
-    for (ResourceId m : f.members) take(m, f.member_weight, member_quanta(f, m), 1);
+  if (!(f.member_weight > 0)) return;
+  // The members' frozen load: one term for every member of the first member's unit (the same
+  // expression as take's), computed once.
+  Quanta frozen = 0;
+  bool have_frozen = false;
+  for (ResourceId m : f.members) {
+    weight_sum_[m].subtract(member_quanta(f, m), 1);
+    if (!weight_sum_[m].zero()) {
+      double unit = hot_[std::size_t(m)].unit;
+      if (unit != f.member_unit) frozen_sum_[m].add(WeightSum::quanta(level * f.member_weight * unit), 1);
+      else {
+        if (!have_frozen) frozen = WeightSum::quanta(level * f.member_weight * f.member_unit), have_frozen = true;
+        frozen_sum_[m].add(frozen, 1);
+      }
+    }
+    if (!listed_[m]) listed_[m] = 1, changed_.push_back(m);
+  }
 }
 
 // The resources whose sums changed this round: their new levels; those left without unfrozen

@@ -59,6 +59,7 @@ FlowId FlowNetwork::start(FlowSpec spec, std::function<void()> on_done) {
   f.id = next_id_++;
   f.remaining = spec.bytes;
   f.initial = spec.bytes;
+  f.done_below = std::max(1.0, spec.bytes) * kDoneFraction;
   f.max_rate = spec.max_rate;
   f.demands = std::move(spec.demands);
   f.on_done = std::move(on_done);
@@ -78,6 +79,7 @@ FlowId FlowNetwork::start_group(FlowSpec spec, FlowMembers group, MembersDone on
   next_id_ += FlowId(group.members.size());  // an id per member, as separate flows would have
   f.remaining = spec.bytes;
   f.initial = spec.bytes;
+  f.done_below = std::max(1.0, spec.bytes) * kDoneFraction;
   f.max_rate = spec.max_rate;
   f.demands = std::move(spec.demands);
   f.members = group.members;
@@ -171,9 +173,6 @@ std::size_t FlowNetwork::active_flows() const {
   return n;
 }
 
-bool FlowNetwork::is_done(const Flow& f) const {
-  return f.remaining <= std::max(1.0, f.initial) * kDoneFraction;
-}
 
 // Flows progress at their rates; the resources they load are busy all along (list_busy).
 void FlowNetwork::advance_to(double t) {

@@ -234,6 +234,7 @@ class FlowNetwork {
     FlowId id;
     double remaining;
     double initial;
+    double done_below = 0;  // done when less remains (kDoneFraction of its bytes, or of one byte)
     double rate = 0;
     double max_rate;
     FlowDemands demands;
@@ -293,7 +294,7 @@ class FlowNetwork {
   bool tracks_local() const { return !shared_.empty(); }  // a local refill can leave something out
   void list_busy();  // the resources flows now load (busy_)
   void recompute_rates();
-  bool is_done(const Flow& f) const;
+  bool is_done(const Flow& f) const { return f.remaining <= f.done_below; }
   void settle() { if (dirty_) recompute_rates(); }
   void split_group(std::size_t i);  // replaces group flows_[i] by its members, one flow each, in order
 
