@@ -54,6 +54,37 @@ LevelBytes PartitionedCaches::write(int partition, std::int64_t id, double bytes
   return out;
 }
 
+namespace {
+// Each operand in order: its size into `bytes`, and `access(operand)`'s LevelBytes into `sum`
+// (the l2-only accessors add just the figures they can change).
+template <class Access>
+void each_operand(std::span<const OperandRead> operands, double& bytes, Access access) {
+  for (const OperandRead& o : operands) {
+    bytes += o.bytes;
+    access(o);
+  }
+}
+}  // namespace
+
+// Without a memory-side cache a read's mall figures are 0, and adding 0 leaves a sum as it was.
+void PartitionedCaches::read_all(int partition, std::span<const OperandRead> operands, LevelBytes& sum, double& bytes) {
+  CacheResidency& l2 = l2_[std::size_t(partition)];
+  each_operand(operands, bytes, [&](const OperandRead& r) {
+    if (mall_) return void(sum += read(partition, r.object, r.bytes, r.offset));
+    CacheTraffic t = l2.read(r.object, r.bytes, r.offset);
+    sum.l2_miss += t.miss_bytes;
+    sum.l2_writeback += t.writeback_bytes;
+  });
+}
+
+void PartitionedCaches::write_all(int partition, std::span<const OperandRead> operands, LevelBytes& sum, double& bytes) {
+  CacheResidency& l2 = l2_[std::size_t(partition)];
+  each_operand(operands, bytes, [&](const OperandRead& w) {
+    if (mall_) return void(sum += write(partition, w.object, w.bytes, w.offset));
+    sum.l2_writeback += l2.write(w.object, w.bytes, w.offset).writeback_bytes;
+  });
+}
+
 LevelBytes PartitionedCaches::release() {
   LevelBytes out;
   for (auto& l2 : l2_) out.l2_writeback += l2.clean_all();  // recorded for the memory-side cache, if any

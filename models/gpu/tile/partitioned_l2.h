@@ -15,8 +15,10 @@
 //   (the release that makes results visible to other partitions); they keep clean copies.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
+#include "models/gpu/kernel.h"
 #include "models/memory/cache_residency.h"
 
 namespace hwsim {
@@ -42,6 +44,10 @@ class PartitionedCaches {
 
   LevelBytes read(int partition, std::int64_t id, double bytes, double offset);
   LevelBytes write(int partition, std::int64_t id, double bytes, double offset);
+  // read() or write() of each operand in order, their LevelBytes added into `sum` and their sizes
+  // into `bytes`, as a loop over them would (a CTA's operands: one call instead of one each).
+  void read_all(int partition, std::span<const OperandRead> operands, LevelBytes& sum, double& bytes);
+  void write_all(int partition, std::span<const OperandRead> operands, LevelBytes& sum, double& bytes);
   // Every L2's dirty data written back (into the memory-side cache, or device memory): counted as
   // l2_writeback (+ mall_writeback for what the memory-side cache evicted to make room).
   LevelBytes release();

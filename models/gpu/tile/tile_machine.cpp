@@ -289,20 +289,9 @@ TileMachine::CtaRoute TileMachine::route_cta(const PackedKernel& packed, const P
   ResourceId l2 = l2_resources_[std::size_t(partition)];
   CtaRoute out;
   LevelBytes reads, writes;
-  auto add = [](LevelBytes& sum, const LevelBytes& b) {  // LevelBytes::operator+=, inlined
-    sum.l2_miss += b.l2_miss;
-    sum.l2_writeback += b.l2_writeback;
-    sum.mall_miss += b.mall_miss;
-    sum.mall_writeback += b.mall_writeback;
-  };
-  for (const OperandRead* r = &packed.operands[cta.reads], *end = r + cta.read_count; r != end; ++r) {
-    out.read_bytes += r->bytes;
-    add(reads, caches_.read(partition, r->object, r->bytes, r->offset));
-  }
-  for (const OperandRead* w = &packed.operands[cta.writes], *end = w + cta.write_count; w != end; ++w) {
-    out.write_bytes += w->bytes;
-    add(writes, caches_.write(partition, w->object, w->bytes, w->offset));
-  }
+  caches_.read_all(partition, std::span(packed.operands).subspan(cta.reads, cta.read_count), reads, out.read_bytes);
+  caches_.write_all(partition, std::span(packed.operands).subspan(cta.writes, cta.write_count), writes,
+                    out.write_bytes);
   double read_bytes = out.read_bytes, total_out = out.write_bytes + cta.scratch_bytes;
   double miss_fraction = read_bytes > 0 ? reads.l2_miss / read_bytes : 0;
   auto per_read = [&](double bytes) { return read_bytes > 0 ? bytes / read_bytes : 0; };
