@@ -23,9 +23,9 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // A saturation level keeps this many significant bits, rounded down (to within ~1e-9 of the
 // exact level, never above it: no resource is loaded past its capacity). Levels that differ only
-// by the rounding of weights computed along different paths (~1e-13 apart: two SMs whose CTAs'
-// weights differ in the last bits) are then equal, and those resources saturate together: a
-// group of alike CTAs on them stays whole instead of being split into its members.
+// by the rounding of weights computed along different paths (~1e-13 apart: two private resources
+// whose flows' weights differ in the last bits) are then equal, and those resources saturate
+// together: a group of alike flows on them stays whole instead of being split into its members.
 constexpr int kLevelBits = 30;
 
 double round_level(double x) {

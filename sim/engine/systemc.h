@@ -30,7 +30,7 @@ inline sc_core::sc_time to_sc_time(double seconds) {
   return sc_core::sc_time(seconds * 1e15, sc_core::SC_FS);
 }
 // The same double as sc_time::to_seconds() at the 1 fs resolution (its value × 1 fs), without a
-// call into the library per conversion: models ask for the time at every CTA and flow event.
+// call into the library per conversion: models ask for the time at every event.
 inline double seconds_of(const sc_core::sc_time& t) { return double(t.value()) * 1e-15; }
 inline double sim_now() { return seconds_of(sc_core::sc_time_stamp()); }
 
