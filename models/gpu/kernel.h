@@ -1,35 +1,15 @@
 #pragma once
 // A GPU kernel as the tile model runs it: a grid of CTAs, each a unit of work that loads operand
 // objects (through L2, from HBM on a miss), does math on one SM, and writes results.
-#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "models/gpu/cta_list.h"
 #include "ops/dtype.h"
 #include "ops/tensor_ids.h"
 
 namespace hwsim {
-
-struct OperandRead {
-  std::int64_t object;  // L2 identity (a panel or a tensor block); < 0 = streaming, never reused
-  double bytes;
-  double offset = 0;    // first byte within the object
-};
-using OperandWrite = OperandRead;  // object < 0: streaming store, straight to device memory
-// A CTA's operands: most CTAs touch one or two blocks per list, kept inline (a kernel's lowering
-// makes millions of CTAs; two heap lists each cost more than the rest of their lowering).
-using OperandList = boost::container::small_vector<OperandRead, 2>;
-
-struct CtaWork {
-  double flops = 0;
-  OperandList reads;
-  OperandList writes;  // results (allocated in the write-back L2)
-  double scratch_bytes = 0;          // L2-only traffic (split-K partial sums)
-};
-
-// Tensors (ops/tensor_ids.h) are split into kTensorBlock-byte L2 objects for reuse between kernels.
-constexpr double kTensorBlock = 65536;
 
 // The tile model simulates every CTA (and every output tile of a stream-K GEMM); beyond this many
 // per kernel its memory would grow past a few GB, so a larger kernel is refused with a clear error.
@@ -37,9 +17,6 @@ constexpr double kMaxWorkItemsPerKernel = 4e6;
 
 // Throws UserError(workload) when `items` CTAs or tiles exceed kMaxWorkItemsPerKernel.
 void check_kernel_size(const std::string& op_name, double items, const char* what);
-
-// The L2 objects covering bytes [begin, end) of tensor `tensor` (streaming when tensor < 0).
-OperandList tensor_blocks(std::int64_t tensor, double begin, double end);
 
 struct Kernel {
   std::string name;          // op name
@@ -56,7 +33,7 @@ struct Kernel {
                              // (latency of the first data, from L2 or HBM) comes on top
   double grid_combine = 0;   // seconds after the last CTA retires, on the critical path: a
                              // combine of the CTAs' partial results by the grid's last CTA
-  std::vector<CtaWork> ctas; // in dispatch order
+  CtaList ctas;              // in dispatch order
   // op-level figures for the roofline
   double flops = 0;
   double min_bytes = 0;

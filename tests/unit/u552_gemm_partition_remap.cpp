@@ -11,7 +11,7 @@ using namespace hwsim::test;
 
 namespace {
 // The A and B objects a CTA reads: its logical tile.
-std::pair<std::int64_t, std::int64_t> tile_of(const CtaWork& c) { return {c.reads.front().object, c.reads.back().object}; }
+std::pair<std::int64_t, std::int64_t> tile_of(const CtaList::View& c) { return {c.reads.front().object, c.reads.back().object}; }
 }  // namespace
 
 TEST_CASE("gemm remap: XCD p runs the p-th contiguous run of the tile order") {

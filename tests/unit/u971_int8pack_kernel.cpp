@@ -23,7 +23,7 @@ GemmOp int8pack(std::int64_t m, std::int64_t n, std::int64_t k) {
 }
 
 // L1 lines a CTA's trips cost, read back from its SM time.
-double l1_lines(const Kernel& k, const CtaWork& c, const GpuChip& chip, double lines_per_clock) {
+double l1_lines(const Kernel& k, const CtaList::View& c, const GpuChip& chip, double lines_per_clock) {
   return c.flops / k.sm_flop_rate * chip.clock_hz * lines_per_clock;
 }
 

@@ -85,12 +85,13 @@ double lsu_equivalent_flops(const GemmOp& g, const GpuChip& chip, int vector_byt
 // hipBLASLt's WorkGroupMappingXCC: the hardware deals thread block i to partition i mod P; the
 // kernel renumbers blocks so that partition p runs a contiguous run of the tile order (its share,
 // the first n mod P partitions one more). Returns `ctas` in hardware dispatch order.
-std::vector<CtaWork> remap_to_partitions(std::vector<CtaWork> ctas, int partitions) {
+CtaList remap_to_partitions(const CtaList& ctas, int partitions) {
   std::size_t n = ctas.size(), p_count = std::size_t(partitions), q = n / p_count, r = n % p_count;
-  std::vector<CtaWork> out(n);
+  CtaList out;
+  out.reserve(n, ctas.operands().size());
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t p = i % p_count, k = i / p_count;
-    out[i] = std::move(ctas[p * q + std::min(p, r) + k]);
+    out.push_back(ctas[p * q + std::min(p, r) + k]);
   }
   return out;
 }
@@ -233,19 +234,22 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   // L2 objects: A row-panels and B column-panels per (group, k-slice).
   // x rows [i·bm, …) and K slice s, as blocks of the input tensor (panels when it has no id).
   double row_bytes = double(g.k) * ea;
-  auto a_reads = [&](std::int64_t grp, std::int64_t i, std::int64_t s, double rows, double k_begin, double k_end) {
+  // Each calls f(OperandRead) per object, in order.
+  auto a_reads = [&](std::int64_t grp, std::int64_t i, std::int64_t s, double rows, double k_begin, double k_end,
+                     auto&& f) {
     if (tensors.input < 0)
-      return OperandList{{object_base + ((grp * tm + i) * t.split_k + s) * 2, rows * (k_end - k_begin) * ea}};
+      return f(OperandRead{object_base + ((grp * tm + i) * t.split_k + s) * 2, rows * (k_end - k_begin) * ea});
     double panel = (double(grp) * g.m + double(i) * t.bm) * row_bytes;
     double fraction_begin = k_begin / double(g.k), fraction_end = k_end / double(g.k);
-    return tensor_blocks(tensors.input, panel + rows * row_bytes * fraction_begin, panel + rows * row_bytes * fraction_end);
+    for_each_tensor_block(tensors.input, panel + rows * row_bytes * fraction_begin,
+                          panel + rows * row_bytes * fraction_end, f);
   };
   // out rows of tile (i, j), as blocks of the output tensor (streaming stores when it has no id).
-  auto out_writes = [&](std::int64_t grp, std::int64_t i, std::int64_t j, double rows, double cols) {
-    if (tensors.output < 0) return OperandList{{-1, rows * cols * eo}};
+  auto out_writes = [&](std::int64_t grp, std::int64_t i, std::int64_t j, double rows, double cols, auto&& f) {
+    if (tensors.output < 0) return f(OperandRead{-1, rows * cols * eo});
     double tile_rows = (double(grp) * g.m + double(i) * t.bm) * double(g.n) * eo;
     double begin = tile_rows + double(j) / double(tn) * rows * double(g.n) * eo;
-    return tensor_blocks(tensors.output, begin, begin + rows * cols * eo);
+    for_each_tensor_block(tensors.output, begin, begin + rows * cols * eo, f);
   };
   auto b_id = [&](std::int64_t grp, std::int64_t j, std::int64_t s) {
     return gemm_weight_panel(g, t, object_base, grp, j, s);
@@ -281,11 +285,11 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
                              std::min(g.k, (it - tile * k_iters) * t.bk));
         double piece_flops = 2.0 * t.bm * t.bn * double(tile_end - it) * t.bk;
         double k_begin = std::min<double>(double(g.k), double((it - tile * k_iters) * t.bk));
-        for (const auto& r : a_reads(ti.grp, ti.i, 0, ti.rows, k_begin, k_begin + span)) c.reads.push_back(r);
+        a_reads(ti.grp, ti.i, 0, ti.rows, k_begin, k_begin + span, [&](const OperandRead& r) { c.reads.push_back(r); });
         c.reads.push_back({b_id(ti.grp, ti.j, 0), ti.cols * span * eb});
         bool whole_tile = it == tile * k_iters && tile_end == (tile + 1) * k_iters;
         if (tile_end == (tile + 1) * k_iters)
-          for (const auto& w : out_writes(ti.grp, ti.i, ti.j, ti.rows, ti.cols)) c.writes.push_back(w);
+          out_writes(ti.grp, ti.i, ti.j, ti.rows, ti.cols, [&](const OperandRead& w) { c.writes.push_back(w); });
         if (!whole_tile) c.scratch_bytes += 2.0 * ti.rows * ti.cols * 4.0;
         c.flops += with_lsu(piece_flops, (ti.rows * ea + ti.cols * eb) * span,
                             tile_end == (tile + 1) * k_iters ? ti.rows * ti.cols * eo : 0);
@@ -294,7 +298,7 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
       k.ctas.push_back(std::move(c));
     }
     if (chip.gemm_library.partition_remap && chip.layout.partitions > 1)
-      k.ctas = remap_to_partitions(std::move(k.ctas), chip.layout.partitions);
+      k.ctas = remap_to_partitions(k.ctas, chip.layout.partitions);
     return k;
   }
 
@@ -303,19 +307,18 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   for (const TileIndex& ti : order) {
     for (std::int64_t s = 0; s < t.split_k; ++s) {
       double kc = double(std::min(k_per_split, g.k - s * k_per_split));
-      CtaWork c;
       double math = 2.0 * t.bm * t.bn * kc_padded;  // padded tiles compute the padding too
       double k_begin = double(s * k_per_split);
-      c.reads = a_reads(ti.grp, ti.i, s, ti.rows, k_begin, k_begin + kc);
-      c.reads.push_back({b_id(ti.grp, ti.j, s), ti.cols * kc * eb});
-      if (s == 0) c.writes = out_writes(ti.grp, ti.i, ti.j, ti.rows, ti.cols);
-      c.scratch_bytes = t.split_k > 1 ? 2.0 * ti.rows * ti.cols * 4.0 : 0;
-      c.flops = with_lsu(math, (ti.rows * ea + ti.cols * eb) * kc, s == 0 ? ti.rows * ti.cols * eo : 0);
-      k.ctas.push_back(std::move(c));
+      k.ctas.open(with_lsu(math, (ti.rows * ea + ti.cols * eb) * kc, s == 0 ? ti.rows * ti.cols * eo : 0),
+                  t.split_k > 1 ? 2.0 * ti.rows * ti.cols * 4.0 : 0);
+      auto read = [&](const OperandRead& r) { k.ctas.read(r); };
+      a_reads(ti.grp, ti.i, s, ti.rows, k_begin, k_begin + kc, read);
+      read({b_id(ti.grp, ti.j, s), ti.cols * kc * eb});
+      if (s == 0) out_writes(ti.grp, ti.i, ti.j, ti.rows, ti.cols, [&](const OperandRead& w) { k.ctas.write(w); });
     }
   }
   if (chip.gemm_library.partition_remap && chip.layout.partitions > 1)
-    k.ctas = remap_to_partitions(std::move(k.ctas), chip.layout.partitions);
+    k.ctas = remap_to_partitions(k.ctas, chip.layout.partitions);
   return k;
 }
 

@@ -7,15 +7,10 @@
 namespace hwsim {
 
 // A kernel as the machine runs it: its figures (`kernel`, whose ctas are left empty) and its CTAs
-// packed, every CTA's operands in one array. A device that keeps lowered kernels to run them again
-// (a long generate, every step) holds a few contiguous arrays instead of two small heap arrays per
-// CTA, which the host's caches keep up with.
+// packed (CtaList's arrays, moved out). A device that keeps lowered kernels to run them again (a
+// long generate, every step) holds a few contiguous arrays per kernel.
 struct PackedKernel {
-  struct Cta {
-    double flops = 0, scratch_bytes = 0;
-    std::uint32_t reads = 0, read_count = 0;    // operands[reads, reads + read_count)
-    std::uint32_t writes = 0, write_count = 0;  // operands[writes, writes + write_count)
-  };
+  using Cta = CtaList::Cta;
   Kernel kernel;
   std::vector<Cta> ctas;
   std::vector<OperandRead> operands;

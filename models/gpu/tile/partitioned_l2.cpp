@@ -68,13 +68,17 @@ void each_operand(std::span<const OperandRead> operands, double& bytes, Access a
 
 // Without a memory-side cache a read's mall figures are 0, and adding 0 leaves a sum as it was.
 void PartitionedCaches::read_all(int partition, std::span<const OperandRead> operands, LevelBytes& sum, double& bytes) {
+  if (mall_) return each_operand(operands, bytes, [&](const OperandRead& r) { sum += read(partition, r.object, r.bytes, r.offset); });
+  // The sums kept in scalars: added in place, the pair would be stored half by half and loaded
+  // whole (a stalled store forwarding per operand).
   CacheResidency& l2 = l2_[std::size_t(partition)];
+  double miss = sum.l2_miss, writeback = sum.l2_writeback;
   each_operand(operands, bytes, [&](const OperandRead& r) {
-    if (mall_) return void(sum += read(partition, r.object, r.bytes, r.offset));
     CacheTraffic t = l2.read(r.object, r.bytes, r.offset);
-    sum.l2_miss += t.miss_bytes;
-    sum.l2_writeback += t.writeback_bytes;
+    miss += t.miss_bytes;
+    writeback += t.writeback_bytes;
   });
+  sum.l2_miss = miss, sum.l2_writeback = writeback;
 }
 
 void PartitionedCaches::write_all(int partition, std::span<const OperandRead> operands, LevelBytes& sum, double& bytes) {

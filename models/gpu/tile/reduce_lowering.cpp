@@ -77,13 +77,11 @@ Kernel lower_reduction(const StreamOp& op, const GpuChip& chip, TensorIds tensor
                          s.loads_per_thread);
   auto ctas = double(s.ctas);
   double read_share = op.bytes_read / ctas, write_share = op.bytes_written / ctas;
-  k.ctas.reserve(std::size_t(s.ctas));
+  k.ctas.reserve(std::size_t(s.ctas), 2 * std::size_t(s.ctas));
   for (std::int64_t i = 0; i < s.ctas; ++i) {
-    CtaWork c;
-    c.flops = op.flops / ctas;
-    c.reads = tensor_blocks(tensors.input, read_share * double(i), read_share * double(i + 1));
-    c.writes = tensor_blocks(tensors.output, write_share * double(i), write_share * double(i + 1));
-    k.ctas.push_back(std::move(c));
+    k.ctas.open(op.flops / ctas);
+    k.ctas.read_blocks(tensors.input, read_share * double(i), read_share * double(i + 1));
+    k.ctas.write_blocks(tensors.output, write_share * double(i), write_share * double(i + 1));
   }
   return k;
 }

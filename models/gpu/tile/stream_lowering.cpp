@@ -50,22 +50,20 @@ Kernel lower_rows(const StreamOp& op, const GpuChip& chip, TensorIds tensors, st
   double weights = std::max(0.0, op.bytes_read - row_read * rows);
   k.config = fmt::format("{} {} CTAs x {} threads, {:.3g} rows each, {} pass{}", what, ctas, kThreadsPerCta,
                          rows_per_cta, passes, passes > 1 ? "es" : "");
+  k.ctas.reserve(std::size_t(ctas), (std::size_t(passes) + 3) * std::size_t(ctas));
   for (std::int64_t i = 0; i < std::int64_t(ctas); ++i) {
-    CtaWork c;
-    c.flops = op.flops / ctas + 2 * ops_per_row_byte * row_read * rows_per_cta;  // an instruction: 2 FLOP
+    k.ctas.open(op.flops / ctas + 2 * ops_per_row_byte * row_read * rows_per_cta);  // an instruction: 2 FLOP
     double begin = row_read * rows_per_cta * double(i), end = begin + row_read * rows_per_cta;
     // The later passes re-read the row; with no tensor identity they still come from L2.
     std::int64_t row_tensor = tensors.input >= 0 ? tensors.input : -1;
-    c.reads = tensor_blocks(row_tensor, begin, end);
+    k.ctas.read_blocks(row_tensor, begin, end);
     for (int pass = 1; pass < passes; ++pass) {
-      auto again = row_tensor >= 0 ? tensor_blocks(row_tensor, begin, end) : OperandList{};
-      c.reads.insert(c.reads.end(), again.begin(), again.end());
-      if (row_tensor < 0) c.scratch_bytes += end - begin;
+      if (row_tensor >= 0) k.ctas.read_blocks(row_tensor, begin, end);
+      else k.ctas.add_scratch(end - begin);
     }
-    if (weights > 0) c.reads.push_back({weights_object, weights});
+    if (weights > 0) k.ctas.read({weights_object, weights});
     double out_begin = row_written * rows_per_cta * double(i);
-    c.writes = tensor_blocks(tensors.output, out_begin, out_begin + row_written * rows_per_cta);
-    k.ctas.push_back(std::move(c));
+    k.ctas.write_blocks(tensors.output, out_begin, out_begin + row_written * rows_per_cta);
   }
   return k;
 }
@@ -118,17 +116,15 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   double total = op.bytes_read + op.bytes_written;
   ctas = std::max(1.0, std::min(ctas, std::ceil(total / 512.0)));
   k.config = fmt::format("stream {} CTAs x {} threads ({} CTA/SM)", ctas, kThreadsPerCta, k.ctas_per_sm);
-  k.ctas.reserve(std::size_t(ctas));
+  k.ctas.reserve(std::size_t(ctas), 4 * std::size_t(ctas));
   // PyTorch's unvectorised kernel is bound by its instructions per element (ElementwiseHabits).
   double e = stream_element_bytes(op);
   double issue = op.unvectorized ? 2 * chip.elementwise_library.unvectorized_ops_per_element * op.bytes_written / e : 0;
   for (int i = 0; i < int(ctas); ++i) {
-    CtaWork c;
-    c.flops = std::max(op.flops + issue, scattered) / ctas;
+    k.ctas.open(std::max(op.flops + issue, scattered) / ctas);
     double read_share = op.bytes_read / ctas, write_share = op.bytes_written / ctas;
-    c.reads = tensor_blocks(tensors.input, read_share * i, read_share * (i + 1));
-    c.writes = tensor_blocks(tensors.output, write_share * i, write_share * (i + 1));
-    k.ctas.push_back(std::move(c));
+    k.ctas.read_blocks(tensors.input, read_share * i, read_share * (i + 1));
+    k.ctas.write_blocks(tensors.output, write_share * i, write_share * (i + 1));
   }
   return k;
 }

@@ -10,59 +10,9 @@ namespace hwsim {
 
 PackedKernel PackedKernel::pack(Kernel kernel) {
   PackedKernel p;
-  std::size_t operands = 0;
-  for (const CtaWork& c : kernel.ctas) operands += c.reads.size() + c.writes.size();
-  if (operands > std::numeric_limits<std::uint32_t>::max())
-    throw std::logic_error(kernel.name + ": more operand blocks than a packed kernel indexes");
-  p.ctas.reserve(kernel.ctas.size());
-  p.operands.reserve(operands);
-  auto append = [&](const OperandList& list) {
-    auto first = std::uint32_t(p.operands.size());
-    p.operands.insert(p.operands.end(), list.begin(), list.end());
-    return first;
-  };
-  for (const CtaWork& c : kernel.ctas) {
-    Cta cta{c.flops, c.scratch_bytes, 0, std::uint32_t(c.reads.size()), 0, std::uint32_t(c.writes.size())};
-    cta.reads = append(c.reads);
-    cta.writes = append(c.writes);
-    p.ctas.push_back(cta);
-  }
-  kernel.ctas = {};
+  kernel.ctas.take(p.ctas, p.operands);
   p.kernel = std::move(kernel);
   return p;
-}
-
-// Book-keeping of the kernel in flight.
-struct TileMachine::KernelRun {
-  const PackedKernel* packed;
-  const Kernel* kernel;  // its figures
-  WorkRecord record;
-  std::size_t next_cta = 0;
-  std::size_t finished = 0;
-  double start = 0;
-  double overhead_sm_seconds = 0;  // prologue + epilogue + per-CTA cost, summed over CTAs
-  std::vector<int> free_slots;     // per SM
-  std::vector<std::size_t> next_in_partition;  // partitioned chips: next CTA of each partition
-  bool retire_armed = false;       // a retire() is due at this instant
-};
-
-void TileMachine::CtaPlan::set_key() {
-  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a over the figures' bits
-  auto mix = [&](double x) { h = (h ^ std::bit_cast<std::uint64_t>(x)) * 0x100000001b3ULL; };
-  auto mix_flow = [&](const FlowSpec& f) {
-    mix(f.bytes), mix(f.max_rate);
-    f.demands.for_each([&](const FlowDemand& d) { mix(double(d.resource)), mix(d.weight); });
-  };
-  mix(fill), mix(main_sm_weight), mix(epilogue_sm_weight);
-  mix_flow(main), mix_flow(epilogue);
-  key = h;
-}
-
-bool TileMachine::CtaPlan::operator==(const CtaPlan& o) const {
-  return key == o.key && fill == o.fill && main.bytes == o.main.bytes && main.max_rate == o.main.max_rate &&
-         main.demands == o.main.demands && main_sm_weight == o.main_sm_weight && epilogue.bytes == o.epilogue.bytes &&
-         epilogue.max_rate == o.epilogue.max_rate && epilogue.demands == o.epilogue.demands &&
-         epilogue_sm_weight == o.epilogue_sm_weight;
 }
 
 TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
@@ -138,7 +88,8 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
   auto& net = flows_.network();
   const Kernel& kernel = packed.kernel;
   const std::size_t ctas = packed.ctas.size();
-  KernelRun run{&packed, &kernel, {}, 0, 0, sim_now(), 0, {}, {}, false};
+  KernelRun run;
+  run.packed = &packed, run.kernel = &kernel, run.start = sim_now();
   groups_used_ = 0;
   member_sm_.clear();
   member_resource_.clear();
@@ -280,78 +231,6 @@ void TileMachine::release_partitions() {
   wait(release_done_);
 }
 
-// What one CTA's operands cost beyond its SM: bytes per level from the caches of its partition,
-// as flow demands per byte read (main) and per byte written (epilogue), and the latency of its
-// first data. Without a memory-side cache: l2, hbm (the arithmetic NVIDIA chips always had).
-TileMachine::CtaRoute TileMachine::route_cta(const PackedKernel& packed, const PackedKernel::Cta& cta, int sm) {
-  const Kernel& k = packed.kernel;
-  int partition = chip_.layout.partitions > 1 ? chip_.partition_of_sm(sm) : 0;
-  ResourceId l2 = l2_resources_[std::size_t(partition)];
-  CtaRoute out;
-  LevelBytes reads, writes;
-  caches_.read_all(partition, std::span(packed.operands).subspan(cta.reads, cta.read_count), reads, out.read_bytes);
-  caches_.write_all(partition, std::span(packed.operands).subspan(cta.writes, cta.write_count), writes,
-                    out.write_bytes);
-  double read_bytes = out.read_bytes, total_out = out.write_bytes + cta.scratch_bytes;
-  double miss_fraction = read_bytes > 0 ? reads.l2_miss / read_bytes : 0;
-  auto per_read = [&](double bytes) { return read_bytes > 0 ? bytes / read_bytes : 0; };
-  auto per_write = [&](double bytes) { return total_out > 0 ? bytes / total_out : 0; };
-  if (!caches_.has_mall()) {
-    double hbm_per_byte = per_read(reads.l2_miss + reads.l2_writeback);
-    out.main.push_back({l2, k.l2_read_factor});
-    out.main.push_back({hbm_resource_, hbm_per_byte * k.hbm_access_cost});
-    out.epilogue.push_back({l2, 1.0});
-    out.epilogue.push_back({hbm_resource_, per_write(writes.l2_writeback)});
-    out.latency = chip_.l2_latency + miss_fraction * (chip_.hbm_latency - chip_.l2_latency);
-    return out;
-  }
-  double hbm_per_byte = per_read(reads.mall_miss + reads.mall_writeback);
-  out.main = {{l2, k.l2_read_factor}, {mall_resource_, per_read(reads.mall_bytes())},
-              {hbm_resource_, hbm_per_byte * k.hbm_access_cost}};
-  out.epilogue = {{l2, 1.0}, {mall_resource_, per_write(writes.mall_bytes())},
-                  {hbm_resource_, per_write(writes.mall_writeback)}};
-  out.latency = chip_.l2_latency + miss_fraction * (chip_.layout.mall_latency - chip_.l2_latency) +
-                per_read(reads.mall_miss) * (chip_.hbm_latency - chip_.layout.mall_latency);
-  return out;
-}
-
-// What the CTA will do on `sm`: its flows, from its operands' levels (the caches are updated as
-// it is placed), and its fill; its fixed costs are counted in the kernel's overhead.
-TileMachine::CtaPlan TileMachine::plan_cta(KernelRun& run, const PackedKernel::Cta& cta, int sm) {
-  const Kernel& k = *run.kernel;
-  CtaRoute route = route_cta(*run.packed, cta, sm);
-  double read_bytes = route.read_bytes, write_bytes = route.write_bytes;
-  double port = chip_.sm_port_bytes_per_clock * chip_.clock_hz;
-  CtaPlan plan;
-
-  plan.main.bytes = read_bytes;
-  // SM time per operand byte: math or the SM's L2 port, whichever is slower (they overlap).
-  plan.main_sm_weight = read_bytes > 0 ? std::max(cta.flops / read_bytes / k.sm_flop_rate, 1.0 / port) : 0;
-  plan.main.demands = route.main;
-  double latency = route.latency;
-  if (k.bytes_in_flight > 0) plan.main.max_rate = k.bytes_in_flight / latency;
-  double math_alone = k.sm_flop_rate > 0 ? cta.flops / k.sm_flop_rate : 0;
-  if (read_bytes == 0) {
-    // Pure math: an SM-time flow with no memory traffic.
-    plan.main.bytes = math_alone;
-    plan.main.max_rate = std::numeric_limits<double>::infinity();
-    plan.main.demands = {};
-    plan.main_sm_weight = 1.0;
-  }
-
-  plan.epilogue.bytes = write_bytes + cta.scratch_bytes;
-  double total_out = plan.epilogue.bytes;
-  plan.epilogue.demands = route.epilogue;
-  plan.epilogue_sm_weight = 1.0 / port;
-  double epilogue_alone = total_out / port;
-  // Pipeline fill: set-up, then the latency of the first data from wherever it is.
-  plan.fill = k.prologue + latency;
-  double overhead = plan.fill + epilogue_alone + chip_.cta_overhead;
-  run.overhead_sm_seconds += overhead;
-  plan.set_key();
-  return plan;
-}
-
 namespace {
 bool grouping = true;  // TileMachine::group_alike_ctas
 }  // namespace
@@ -362,25 +241,15 @@ void TileMachine::group_alike_ctas(bool on) { grouping = on; }
 // (flush_group), at once when groups are off.
 void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
   sm_enter(sm);
-  placed_.push_back({plan_cta(run, run.packed->ctas[index], sm), sm, std::uint32_t(index)});
-  if (!grouping) flush_group(run);
-}
-
-// Open addressing on the plan's key over the groups formed at this instant (group_index_: group
-// + 1, 0 empty; sized by flush_group).
-std::size_t TileMachine::group_for(const CtaPlan& plan) {
-  std::size_t mask = group_index_.size() - 1;
-  for (std::size_t i = std::size_t(plan.key) & mask;; i = (i + 1) & mask) {
-    std::size_t g = group_index_[i];
-    if (g == 0) {
-      if (groups_used_ == group_pool_.size()) group_pool_.emplace_back();
-      group_pool_[groups_used_].plan = plan;
-      group_pool_[groups_used_].size = 0;
-      group_index_[i] = ++groups_used_;
-      return groups_used_ - 1;
-    }
-    if (group_pool_[g - 1].plan == plan) return g - 1;
+  CtaTraffic traffic = traffic_of(*run.packed, run.packed->ctas[index], sm);
+  bool again = run.has_last && traffic.same_bits(run.last_traffic);
+  if (!again) {
+    run.last_plan = plan_cta(*run.kernel, traffic, run.last_overhead);
+    run.last_traffic = traffic, run.has_last = true;
   }
+  run.overhead_sm_seconds += run.last_overhead;
+  placed_.push_back({run.last_plan, sm, std::uint32_t(index), again && !placed_.empty()});
+  if (!grouping) flush_group(run);
 }
 
 // The CTAs placed at this instant, each with the group of its plan: each group's members
@@ -392,7 +261,7 @@ void TileMachine::flush_group(KernelRun& run) {
   group_of_.resize(placed_.size());
   group_index_.assign(std::bit_ceil(2 * placed_.size()), 0);
   for (std::size_t i = 0; i < placed_.size(); ++i) {
-    group_of_[i] = group_for(placed_[i].plan);
+    group_of_[i] = placed_[i].as_previous ? group_of_[i - 1] : group_for(placed_[i].plan);
     ++group_pool_[group_of_[i]].size;
   }
   std::size_t at = member_sm_.size();

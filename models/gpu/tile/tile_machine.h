@@ -55,6 +55,15 @@ class TileMachine : public sc_core::sc_module {
     double busy_total = 0;
   };
   struct KernelRun;
+  // What a CTA's operands did in the caches as it was placed (traffic_of), with its own figures:
+  // everything its plan depends on besides the kernel. Two CTAs of one kernel whose traffic has
+  // the same bits get the same plan, bit for bit: it is computed once (start_cta).
+  struct CtaTraffic {
+    int partition = 0;
+    double flops = 0, scratch_bytes = 0, read_bytes = 0, write_bytes = 0;
+    LevelBytes reads, writes;
+    bool same_bits(const CtaTraffic& o) const;
+  };
   struct CtaRoute {  // one CTA's memory levels (route_cta)
     double read_bytes = 0, write_bytes = 0;
     FlowDemands main, epilogue;  // per byte read / per byte written (+ scratch), SM not included
@@ -81,6 +90,25 @@ class TileMachine : public sc_core::sc_module {
     CtaPlan plan;
     int sm;
     std::uint32_t cta;
+    bool as_previous;  // its plan is the one placed before it's (so is its group)
+  };
+  // Book-keeping of the kernel in flight.
+  struct KernelRun {
+    const PackedKernel* packed = nullptr;
+    const Kernel* kernel = nullptr;  // its figures
+    WorkRecord record;
+    std::size_t next_cta = 0;
+    std::size_t finished = 0;
+    double start = 0;
+    double overhead_sm_seconds = 0;  // prologue + epilogue + per-CTA cost, summed over CTAs
+    std::vector<int> free_slots;     // per SM
+    std::vector<std::size_t> next_in_partition;  // partitioned chips: next CTA of each partition
+    bool retire_armed = false;       // a retire() is due at this instant
+    // The last CTA placed: its traffic, plan and overhead (start_cta).
+    bool has_last = false;
+    CtaTraffic last_traffic;
+    CtaPlan last_plan;
+    double last_overhead = 0;
   };
   struct Finishing {  // a CTA whose work is done at this instant, not yet retired
     std::uint32_t cta;
@@ -96,8 +124,11 @@ class TileMachine : public sc_core::sc_module {
   void refill(KernelRun& run, int sm);            // the slot a CTA freed on `sm`, as dispatch would fill it
   void release_partitions();                      // L2 dirty data written back (waits): each kernel end on
                                                   // a partitioned chip, each step end on every chip
-  CtaRoute route_cta(const PackedKernel& kernel, const PackedKernel::Cta& cta, int sm);
-  CtaPlan plan_cta(KernelRun& run, const PackedKernel::Cta& cta, int sm);
+  // CTA planning (cta_planning.cpp): the caches' answer for a CTA's operands on `sm`, then its
+  // memory levels and its plan from that alone (plus the kernel), with its overhead (SM-seconds).
+  CtaTraffic traffic_of(const PackedKernel& kernel, const PackedKernel::Cta& cta, int sm);
+  CtaRoute route_cta(const Kernel& kernel, const CtaTraffic& traffic) const;
+  CtaPlan plan_cta(const Kernel& kernel, const CtaTraffic& traffic, double& overhead) const;
   void start_cta(KernelRun& run, std::size_t cta, int sm);
   void flush_group(KernelRun& run);               // the CTAs placed now form groups, which start their fill
   std::size_t group_for(const CtaPlan& plan);  // the group formed now with this plan, or a new one
