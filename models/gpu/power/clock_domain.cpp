@@ -7,6 +7,7 @@
 namespace hwsim {
 
 double kernel_sm_work(const PackedKernel& p, double port_rate) {
+  if (p.work_memo.rate == port_rate && port_rate > 0) return p.work_memo.work;
   const Kernel& k = p.kernel;
   double work = 0;
   for (const auto& cta : p.ctas) {
@@ -16,6 +17,7 @@ double kernel_sm_work(const PackedKernel& p, double port_rate) {
     double math = k.sm_flop_rate > 0 ? cta.flops / k.sm_flop_rate : 0;
     work += (read > 0 ? std::max(math, read / port_rate) : math) + written / port_rate;
   }
+  p.work_memo = {port_rate, work};
   return work;
 }
 
@@ -67,6 +69,7 @@ void GpuClockDomain::apply_clock(double clock) {
 }
 
 void GpuClockDomain::update() {
+  if (sim_now() <= last_.time) return;  // nothing happened since (a kernel starts as the last ended)
   Counters now = read();
   double dt = now.time - last_.time;
   if (dt <= 0) return;

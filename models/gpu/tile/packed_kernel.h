@@ -15,6 +15,12 @@ struct PackedKernel {
   std::vector<Cta> ctas;
   std::vector<OperandRead> operands;
   static PackedKernel pack(Kernel kernel);
+  // A figure computed from the CTAs once, for kernels run again (kernel_sm_work: the power model's
+  // work at `rate`; rate 0: none yet).
+  struct WorkMemo {
+    double rate = 0, work = 0;
+  };
+  mutable WorkMemo work_memo;
 };
 
 }  // namespace hwsim
