@@ -218,7 +218,7 @@ std::vector<FlowNetwork::Finished> FlowNetwork::take_finished_callbacks() {
 
 void FlowNetwork::take_finished_callbacks(std::vector<Finished>& done) {
   done.clear();
-  auto keep = std::remove_if(flows_.begin(), flows_.end(), [&](Flow& f) {
+  bool removed = flows_.remove_if([&](Flow& f) {
     if (!is_done(f)) return false;
     finish_bytes(f);
     forget(f);
@@ -228,10 +228,7 @@ void FlowNetwork::take_finished_callbacks(std::vector<Finished>& done) {
       done.push_back({f.id, std::move(f.on_done), {}, 0, 0});
     return true;
   });
-  if (keep != flows_.end()) {
-    flows_.erase(keep, flows_.end());
-    dirty_ = true;
-  }
+  if (removed) dirty_ = true;
 }
 
 std::string FlowNetwork::describe(const std::string& headline) const {
@@ -370,9 +367,7 @@ void FlowNetwork::split_group(std::size_t i) {
       *std::find(list.begin(), list.end(), group.id) = parts[k].id;
     }
   }
-  flows_.erase(flows_.begin() + std::ptrdiff_t(i));
-  flows_.insert(flows_.begin() + std::ptrdiff_t(i), std::make_move_iterator(parts.begin()),
-                std::make_move_iterator(parts.end()));
+  flows_.replace(i, std::move(parts));
 }
 
 // The whole network fills when local filling is off, when the local rates are not current (a

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "sim/engine/exact_sum.h"
+#include "sim/engine/stable_table.h"
 
 namespace hwsim {
 
@@ -360,7 +361,7 @@ class FlowNetwork {
   std::vector<ByteSum> tallies_;           // each tally's finished bytes
   mutable std::vector<std::uint32_t> tally_slot_;  // scratch of tally_bytes
   mutable std::vector<ByteSum> tally_sums_;
-  std::vector<Flow> flows_;
+  StableTable<Flow> flows_;                // the live flows, in id order
   FlowId next_id_ = 0;
   double now_ = 0;
 };
