@@ -39,7 +39,7 @@ class ExactSum {
   }
   void add(double x, std::uint64_t times = 1) { add(quanta(x), times); }
   void add(const ExactSum& other) { sum_ += other.sum_; }
-  void subtract(Quanta q, std::uint64_t times = 1) { sum_ -= q * Quanta(times); }
+  void subtract(Quanta q, std::uint64_t times = 1) { sum_ -= times == 1 ? q : q * Quanta(times); }
   void clear() { sum_ = 0; }
   bool zero() const { return sum_ == 0; }
   // The sum, correctly rounded (the hardware's 64-bit conversion when it fits: the same double).

@@ -104,12 +104,6 @@ void FlowNetwork::quantize(Flow& f) const {
   f.member_quanta = WeightSum::quanta(f.member_weight * f.member_unit);
 }
 
-// A member on a resource of another unit than the first member's takes its own term.
-FlowNetwork::Quanta FlowNetwork::member_quanta(const Flow& f, ResourceId m) const {
-  double unit = hot_[std::size_t(m)].unit;
-  return unit == f.member_unit ? f.member_quanta : WeightSum::quanta(f.member_weight * unit);
-}
-
 void FlowNetwork::finish_bytes(const Flow& f) {
   auto take = [&](ResourceId r, ByteSum::Quanta q, std::size_t times) {
     Resource& res = resources_[std::size_t(r)];

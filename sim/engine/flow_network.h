@@ -262,7 +262,12 @@ class FlowNetwork {
     std::size_t count() const { return members.empty() ? 1 : members.size(); }
   };
   void quantize(Flow& f) const;  // its weights as WeightSum terms (at its start)
-  Quanta member_quanta(const Flow& f, ResourceId m) const;  // its member on `m`'s term
+  // Its member on `m`'s term: a member on a resource of another unit than the first member's
+  // takes its own.
+  Quanta member_quanta(const Flow& f, ResourceId m) const {
+    double unit = hot_[std::size_t(m)].unit;
+    return unit == f.member_unit ? f.member_quanta : WeightSum::quanta(f.member_weight * unit);
+  }
   void finish_bytes(const Flow& f);  // a finished flow's bytes, into its resources' totals
   // Calls add(resource, bytes, times) for each live flow's progress on each resource it crosses.
   template <class F>
