@@ -84,19 +84,6 @@ void CacheResidency::erase(std::int32_t slot) {
   --count_;
 }
 
-CacheTraffic CacheResidency::read(std::int64_t id, double bytes, double offset) {
-  if (id < 0) return {bytes, 0};
-  double missed = 0;
-  double written_back = insert(id, offset, offset + bytes, false, &missed);
-  return {missed, written_back};
-}
-
-CacheTraffic CacheResidency::write(std::int64_t id, double bytes, double offset) {
-  if (id < 0) return {0, bytes};  // streaming store: straight through to HBM
-  double missed = 0;
-  return {0, insert(id, offset, offset + bytes, true, &missed)};
-}
-
 double CacheResidency::insert(std::int64_t id, double begin, double end, bool dirty, double* missed) {
   *missed = end - begin;
   std::int32_t at = find(id);
@@ -142,7 +129,7 @@ double CacheResidency::insert(std::int64_t id, double begin, double end, bool di
   return evict_to_fit();
 }
 
-double CacheResidency::evict_to_fit() {
+double CacheResidency::evict_over() {
   double written_back = 0;
   while (used_ > capacity_ && count_ > 1) {
     std::int32_t slot = oldest_;

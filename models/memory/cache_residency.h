@@ -28,9 +28,18 @@ class CacheResidency {
   // Reads `bytes` of object `id` starting at byte `offset` of the object. An object holds one
   // contiguous byte range; bytes outside it miss, and the range grows to cover what was touched
   // (or is replaced when the new bytes are disjoint from it).
-  CacheTraffic read(std::int64_t id, double bytes, double offset = 0);
+  CacheTraffic read(std::int64_t id, double bytes, double offset = 0) {
+    if (id < 0) return {bytes, 0};
+    double missed = 0;
+    double written_back = insert(id, offset, offset + bytes, false, &missed);
+    return {missed, written_back};
+  }
   // Writes `bytes` of object `id` at `offset` (allocates it dirty).
-  CacheTraffic write(std::int64_t id, double bytes, double offset = 0);
+  CacheTraffic write(std::int64_t id, double bytes, double offset = 0) {
+    if (id < 0) return {0, bytes};  // streaming store: straight through to HBM
+    double missed = 0;
+    return {0, insert(id, offset, offset + bytes, true, &missed)};
+  }
   bool resident(std::int64_t id) const { return find(id) != kNone; }
   // From now on, every dirty range this level writes back (evicted, or too large to stay) is also
   // appended to `sink` (nullptr: not recorded), so a farther cache can allocate it.
@@ -55,7 +64,10 @@ class CacheResidency {
   // Makes [begin, end) of `id` resident (most recent); returns the bytes that were not resident
   // before in `missed`, and the write-back bytes of the evictions.
   double insert(std::int64_t id, double begin, double end, bool dirty, double* missed);
-  double evict_to_fit();  // evicts least recent entries until within capacity; write-back bytes
+  // Evicts least recent entries until within capacity; write-back bytes. Inline: most accesses
+  // leave the level within its capacity.
+  double evict_to_fit() { return used_ > capacity_ ? evict_over() : 0.0; }
+  double evict_over();
   void record(const Entry& e) { if (sink_ && e.dirty) sink_->push_back({e.id, e.begin, e.end}); }
   std::int32_t find(std::int64_t id) const;  // slot of `id`, or kNone
   void link_front(std::int32_t slot);
