@@ -34,20 +34,32 @@ void StepRunner::run() {
 }
 
 StepResult StepRunner::run_step(const WorkloadStep& step) {
-  std::unique_ptr<OpGraph> lowered;
-  const OpGraph& original = step_graph(step, lowered);
-  std::optional<OpGraph> rewritten = FrameworkPasses::get(framework_).apply(original);
-  const OpGraph& graph = rewritten ? *rewritten : original;
-  StepProgram program;
-  program.graph = &graph;
-  program.order = execution_order(graph);
-  program.tensors = tensor_ids(graph);
+  if (!reshaped(step)) hold(step);
   StepResult result;
   result.label = step.label;
   double start = sim_now();
-  result.records = device_.run_step(program);
+  result.records = device_.run_step(program_);
   result.seconds = sim_now() - start;
   return result;
+}
+
+// The order and tensors of a reshaped graph are the held ones: a reshape changes shapes only.
+bool StepRunner::reshaped(const WorkloadStep& step) {
+  if (!step.reshape || !program_.graph) return false;
+  OpGraph* graph = rewritten_ && *rewritten_ ? &**rewritten_ : lowered_.get();
+  return graph == program_.graph && step.reshape(*graph);
+}
+
+void StepRunner::hold(const WorkloadStep& step) {
+  program_ = {};
+  rewritten_.reset();
+  const OpGraph& original = step_graph(step, lowered_);
+  if (!step.lower) lowered_.reset();  // the workload's own graph: not ours to reshape
+  rewritten_.reset(new std::optional<OpGraph>(FrameworkPasses::get(framework_).apply(original)));
+  const OpGraph& graph = *rewritten_ ? **rewritten_ : original;
+  program_.graph = &graph;
+  program_.order = execution_order(graph);
+  program_.tensors = tensor_ids(graph);
 }
 
 }  // namespace hwsim

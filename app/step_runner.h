@@ -3,8 +3,12 @@
 // (what one step leaves on chip is there for the next, as in a serving loop). For each step, just
 // before it runs (so only one step's graph is ever built or rewritten): its graph (lowered now for
 // a step lowered just in time), the framework pass, tensor identities, then Device::run_step; the
-// step's result goes to the consumer at once. Knows no kind of hardware.
+// step's result goes to the consumer at once. The last step's graph is held until the next one:
+// a step that can be had by reshaping it (WorkloadStep::reshape) is, without lowering or passing
+// it again. Knows no kind of hardware.
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "sim/device/device.h"
@@ -28,11 +32,19 @@ class StepRunner : public sc_core::sc_module {
  private:
   void run();  // SC_THREAD
   StepResult run_step(const WorkloadStep& step);
+  void hold(const WorkloadStep& step);  // the step's graph lowered and passed, and its program
+  bool reshaped(const WorkloadStep& step);  // the held graph made this step's (true), or not
+
 
   Device& device_;
   const Workload& workload_;
   std::string framework_;
   Consumer consume_;
+  // The graph of the step run last: as lowered (a step lowered just in time), its framework pass's
+  // rewrite (when the pass rewrote it), and the program over the one that ran.
+  std::unique_ptr<OpGraph> lowered_;
+  std::unique_ptr<std::optional<OpGraph>> rewritten_;
+  StepProgram program_;
 };
 
 }  // namespace hwsim

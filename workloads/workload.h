@@ -26,6 +26,13 @@ struct WorkloadStep {
   // Set for a step whose graph is built only when a runner reaches it (a long generate's decode
   // steps: thousands of graphs are never held at once); `graph` is then empty. Use step_graph().
   std::function<OpGraph()> lower{};
+  // Optional, for a step whose graph is the step before's with only some ops' shapes changed (a
+  // generate's decode steps: the attention ops' cache length): rewrites, in place, the step
+  // before's graph, after any framework pass (passes keep those ops as they are), into this
+  // step's; false when the graph given is not such a graph. A runner that still holds the step
+  // before's graph may call it instead of lowering this step (and passing it) again; the graph,
+  // its order and its tensors are then the same as lowering would give.
+  std::function<bool(OpGraph&)> reshape{};
 };
 
 // The op graph of `step`: its `graph`, or, for a step lowered just in time, the graph built now

@@ -35,8 +35,10 @@ Workload build_llm(const LlmRun& run) {
   for (std::int64_t j = 0; j < run.output; ++j) {
     std::int64_t kv_len = run.prompt + j + 1;
     LlmStepShape shape{run.batch, 1, kv_len};
-    w.steps.push_back(WorkloadStep{fmt::format("decode@{}", kv_len), {}, run.batch, "decode",
-                                   [lower, shape] { return lower(shape); }});
+    WorkloadStep s{fmt::format("decode@{}", kv_len), {}, run.batch, "decode", [lower, shape] { return lower(shape); }};
+    // After the first decode step, each one's graph is the last one's at a longer cache.
+    if (j > 0) s.reshape = [kv_len](OpGraph& g) { return reshape_decode_step(g, kv_len); };
+    w.steps.push_back(std::move(s));
   }
   w.llm = llm_facts(run);
   w.framework = run.framework;

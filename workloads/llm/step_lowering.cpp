@@ -378,4 +378,16 @@ OpGraph lower_parallel_llm_step(const ModelArchitecture& arch, const LlmDtypes& 
   return StepBuilder(arch, dtypes, local, p).build();
 }
 
+bool reshape_decode_step(OpGraph& graph, std::int64_t kv_len) {
+  std::vector<AttentionOp*> attention;
+  for (auto [v, end] = boost::vertices(graph); v != end; ++v) {
+    auto* a = std::get_if<AttentionOp>(&graph[*v].shape);
+    if (!a) continue;
+    if (a->q_len != 1 || a->causal) return false;
+    attention.push_back(a);
+  }
+  for (AttentionOp* a : attention) a->kv_len = kv_len;
+  return !attention.empty();
+}
+
 }  // namespace hwsim

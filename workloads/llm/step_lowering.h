@@ -62,6 +62,13 @@ struct LlmStepShape {
 // One device, the whole model: today's graph (every op on stage 0, no collectives).
 OpGraph lower_llm_step(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape);
 
+// A decode step's graph (lower_llm_step or lower_parallel_llm_step of {batch, 1, kv}, after any
+// framework pass) made the graph of the same step at cache length `kv_len`: kv_len is the only
+// field of the step's ops that depends on it, and it appears only in its attention ops (one group
+// per op, q_len 1). False, and nothing changed, when `graph` has an attention op of another form
+// or none.
+bool reshape_decode_step(OpGraph& graph, std::int64_t kv_len);
+
 // Several devices (Megatron-style; the layout checked by check_parallelism, parallel_layout.h).
 // `shape` is the whole run's step (the global batch); the graph holds the ops of ONE device of
 // each pipeline stage (Op::stage), every shape per device, and the collectives between them:
