@@ -6,26 +6,10 @@ namespace hwsim {
 
 namespace {
 constexpr std::size_t kInitialTable = 4096;  // slots (a power of two); doubled at half full
-
-std::size_t hash_id(std::int64_t id) {
-  auto x = static_cast<std::uint64_t>(id);
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return std::size_t(x);
-}
 }  // namespace
 
 CacheResidency::CacheResidency(double capacity_bytes)
     : capacity_(capacity_bytes), table_(kInitialTable, kNone), mask_(kInitialTable - 1) {}
-
-std::int32_t CacheResidency::find(std::int64_t id) const {
-  for (std::size_t i = hash_id(id) & mask_;; i = (i + 1) & mask_) {
-    std::int32_t slot = table_[i];
-    if (slot == kNone) return kNone;
-    if (entries_[std::size_t(slot)].id == id) return slot;
-  }
-}
 
 void CacheResidency::map_insert(std::int64_t id, std::int32_t slot) {
   if (2 * (count_ + 1) > table_.size()) {  // grow: rehash every entry
@@ -60,23 +44,6 @@ void CacheResidency::map_erase(std::int64_t id) {
   }
 }
 
-void CacheResidency::link_front(std::int32_t slot) {
-  Entry& e = entries_[std::size_t(slot)];
-  e.newer = kNone;
-  e.older = newest_;
-  if (newest_ != kNone) entries_[std::size_t(newest_)].newer = slot;
-  newest_ = slot;
-  if (oldest_ == kNone) oldest_ = slot;
-}
-
-void CacheResidency::unlink(std::int32_t slot) {
-  Entry& e = entries_[std::size_t(slot)];
-  if (e.newer != kNone) entries_[std::size_t(e.newer)].older = e.older;
-  else newest_ = e.older;
-  if (e.older != kNone) entries_[std::size_t(e.older)].newer = e.newer;
-  else oldest_ = e.newer;
-}
-
 void CacheResidency::erase(std::int32_t slot) {
   unlink(slot);
   map_erase(entries_[std::size_t(slot)].id);
@@ -84,9 +51,8 @@ void CacheResidency::erase(std::int32_t slot) {
   --count_;
 }
 
-double CacheResidency::insert(std::int64_t id, double begin, double end, bool dirty, double* missed) {
+double CacheResidency::insert(std::int32_t at, std::int64_t id, double begin, double end, bool dirty, double* missed) {
   *missed = end - begin;
-  std::int32_t at = find(id);
   if (at != kNone) {
     Entry& old = entries_[std::size_t(at)];
     double overlap = std::max(0.0, std::min(end, old.end) - std::max(begin, old.begin));

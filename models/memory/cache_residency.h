@@ -5,6 +5,7 @@
 // bytes hit; misses are fetched from the next level out and become resident. Writes allocate
 // dirty objects; evicting a dirty object owes its bytes to the next level (write-back). Objects with a negative id are streaming data
 // that is never reused (reads always miss and do not allocate).
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,15 +31,19 @@ class CacheResidency {
   // (or is replaced when the new bytes are disjoint from it).
   CacheTraffic read(std::int64_t id, double bytes, double offset = 0) {
     if (id < 0) return {bytes, 0};
+    std::int32_t at = find(id);
+    if (held(at, offset, offset + bytes, false)) return {0, 0};
     double missed = 0;
-    double written_back = insert(id, offset, offset + bytes, false, &missed);
+    double written_back = insert(at, id, offset, offset + bytes, false, &missed);
     return {missed, written_back};
   }
   // Writes `bytes` of object `id` at `offset` (allocates it dirty).
   CacheTraffic write(std::int64_t id, double bytes, double offset = 0) {
     if (id < 0) return {0, bytes};  // streaming store: straight through to HBM
+    std::int32_t at = find(id);
+    if (held(at, offset, offset + bytes, true)) return {0, 0};
     double missed = 0;
-    return {0, insert(id, offset, offset + bytes, true, &missed)};
+    return {0, insert(at, id, offset, offset + bytes, true, &missed)};
   }
   bool resident(std::int64_t id) const { return find(id) != kNone; }
   // From now on, every dirty range this level writes back (evicted, or too large to stay) is also
@@ -61,17 +66,54 @@ class CacheResidency {
     std::int32_t newer = kNone, older = kNone;  // LRU neighbours
     double bytes() const { return end - begin; }
   };
-  // Makes [begin, end) of `id` resident (most recent); returns the bytes that were not resident
-  // before in `missed`, and the write-back bytes of the evictions.
-  double insert(std::int64_t id, double begin, double end, bool dirty, double* missed);
+  // Makes [begin, end) of `id` (found at slot `at`, or kNone) resident (most recent); returns the
+  // bytes that were not resident before in `missed`, and the write-back bytes of the evictions.
+  double insert(std::int32_t at, std::int64_t id, double begin, double end, bool dirty, double* missed);
+  // When the entry at `at` holds [begin, end) whole, it becomes the most recent (dirty when
+  // written) and true: what insert does then, without its arithmetic (nothing missed, the level's
+  // bytes unchanged, nothing to evict: every access leaves the level within its capacity).
+  bool held(std::int32_t at, double begin, double end, bool dirty) {
+    if (at == kNone) return false;
+    Entry& e = entries_[std::size_t(at)];
+    if (!(begin >= e.begin && end <= e.end)) return false;
+    e.dirty = e.dirty || dirty;
+    if (newest_ != at) unlink(at), link_front(at);
+    return true;
+  }
   // Evicts least recent entries until within capacity; write-back bytes. Inline: most accesses
   // leave the level within its capacity.
   double evict_to_fit() { return used_ > capacity_ ? evict_over() : 0.0; }
   double evict_over();
   void record(const Entry& e) { if (sink_ && e.dirty) sink_->push_back({e.id, e.begin, e.end}); }
-  std::int32_t find(std::int64_t id) const;  // slot of `id`, or kNone
-  void link_front(std::int32_t slot);
-  void unlink(std::int32_t slot);
+  static std::size_t hash_id(std::int64_t id) {
+    auto x = static_cast<std::uint64_t>(id);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return std::size_t(x);
+  }
+  std::int32_t find(std::int64_t id) const {  // slot of `id`, or kNone
+    for (std::size_t i = hash_id(id) & mask_;; i = (i + 1) & mask_) {
+      std::int32_t slot = table_[i];
+      if (slot == kNone) return kNone;
+      if (entries_[std::size_t(slot)].id == id) return slot;
+    }
+  }
+  void link_front(std::int32_t slot) {
+    Entry& e = entries_[std::size_t(slot)];
+    e.newer = kNone;
+    e.older = newest_;
+    if (newest_ != kNone) entries_[std::size_t(newest_)].newer = slot;
+    newest_ = slot;
+    if (oldest_ == kNone) oldest_ = slot;
+  }
+  void unlink(std::int32_t slot) {
+    Entry& e = entries_[std::size_t(slot)];
+    if (e.newer != kNone) entries_[std::size_t(e.newer)].older = e.older;
+    else newest_ = e.older;
+    if (e.older != kNone) entries_[std::size_t(e.older)].newer = e.newer;
+    else oldest_ = e.newer;
+  }
   void erase(std::int32_t slot);             // unlinks, unmaps and frees the slot
   void map_insert(std::int64_t id, std::int32_t slot);
   void map_erase(std::int64_t id);
