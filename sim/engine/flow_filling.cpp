@@ -44,6 +44,7 @@ void FlowNetwork::fill_all() {
 }
 
 bool FlowNetwork::fill(bool with_shared) {
+  if (with_shared && fill_one()) return true;
   list_entries(with_shared);
   shared_saturated_ = false;
   while (!live_.empty()) {
@@ -75,8 +76,60 @@ bool FlowNetwork::fill(bool with_shared) {
   return true;
 }
 
-void FlowNetwork::list_entries(bool with_shared) {
+// A whole filling of one flow (a group: its members each on a private resource), the filling's
+// first and only round done directly: the flow's weight on each resource it crosses is summed as
+// list_entries sums it, each resource's level computed as there, and the flow takes the lowest
+// level or its cap, as freeze would give it. False, and nothing changed, when the rounds are
+// needed after all: no resource limits the flow (it completes at once), or the lowest level holds
+// only some of a group's members (the group splits).
+bool FlowNetwork::fill_one() {
+  if (scope_.size() != 1) return false;
+  Flow& f = flows_[scope_[0]];
+  if (is_done(f)) return false;
+  clear_listing();
+  auto add = [&](ResourceId r, Quanta q, std::size_t times) {
+    if (!listed_[r]) listed_[r] = 1, listed_resources_.push_back(r), weight_sum_[r].clear();
+    weight_sum_[r].add(q, times);
+  };
+  const std::size_t nr = resources_.size();
+  entries_.resize(nr), weight_sum_.resize(nr), level_.resize(nr), listed_.resize(nr);
+  f.demands.for_each_indexed([&](const FlowDemand& d, std::size_t k) {
+    if (d.weight > 0) add(d.resource, f.demand_quanta(k), f.count());
+  });
+  if (f.member_weight > 0)
+    for (ResourceId m : f.members) add(m, member_quanta(f, m), 1);
+  double level = f.max_rate;
+  for (ResourceId r : listed_resources_) {
+    listed_[r] = 0;
+    level_[r] = weight_sum_[r].zero() ? kInf : round_level(hot_[std::size_t(r)].scale / weight_sum_[r].value());
+    level = std::min(level, level_[r]);
+  }
+  if (level == kInf) return false;
+  bool full = f.max_rate <= level, shared = false;
+  f.demands.for_each([&](const FlowDemand& d) {
+    if (!(d.weight > 0) || level_[d.resource] != level) return;
+    full = true, shared = shared || hot_[std::size_t(d.resource)].shared;
+  });
+  std::size_t held = 0;
+  if (f.member_weight > 0)
+    for (ResourceId m : f.members) held += level_[m] == level ? 1 : 0;
+  if (!full && held < f.members.size()) return false;  // part of the group holds: it splits
+  f.rate = level;
+  shared_saturated_ = shared;
+  live_.clear();
+  return true;
+}
+
+// The last filling's entries and marks cleared.
+void FlowNetwork::clear_listing() {
   for (ResourceId r : listed_resources_) entries_[r].clear();
+  for (ResourceId r : changed_) listed_[r] = 0;  // left marked by a filling that split groups
+  changed_.clear();
+  listed_resources_.clear();
+}
+
+void FlowNetwork::list_entries(bool with_shared) {
+  clear_listing();
   const std::size_t nr = resources_.size(), nf = flows_.size();
   entries_.resize(nr);
   weight_sum_.resize(nr);
@@ -86,9 +139,6 @@ void FlowNetwork::list_entries(bool with_shared) {
   full_.resize(nf);
   held_members_.resize(nf);
   cap_.resize(nf);
-  for (ResourceId r : changed_) listed_[r] = 0;  // left marked by a filling that split groups
-  changed_.clear();
-  listed_resources_.clear();
   live_.clear();
   min_cap_ = kInf;
   auto add = [&](ResourceId r, Entry e, Quanta q) {

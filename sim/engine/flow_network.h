@@ -309,6 +309,8 @@ class FlowNetwork {
   // had to be split (flows_ changed: list the scope again; a local refill splits none). shared_saturated_: a shared resource
   // limited a flow.
   bool fill(bool with_shared);
+  bool fill_one();  // a whole filling of one flow, when one round does it (else false, nothing changed)
+  void clear_listing();  // the last filling's entries and marks
   void list_entries(bool with_shared);  // per in-scope resource, its entries and summed weight
   bool freeze(double level, bool with_shared);  // false when groups were split
   void unweigh(const Flow& f, double level, bool with_shared);  // a flow frozen at `level`
