@@ -47,12 +47,12 @@ double TileMachine::resident_sm_seconds() const {
 
 void TileMachine::sm_enter(int sm) {
   auto& s = sms_[std::size_t(sm)];
-  if (s.active++ == 0) s.busy_since = sim_now();
+  if (s.active++ == 0) s.busy_since = instant_;
 }
 
 void TileMachine::sm_leave(int sm) {
   auto& s = sms_[std::size_t(sm)];
-  if (--s.active == 0) s.busy_total += sim_now() - s.busy_since, resident_closed_ += sim_now() - s.busy_since;
+  if (--s.active == 0) s.busy_total += instant_ - s.busy_since, resident_closed_ += instant_ - s.busy_since;
 }
 
 std::shared_ptr<const RecordSchema> TileMachine::schema() {
@@ -176,6 +176,7 @@ void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration,
 }
 
 void TileMachine::dispatch(KernelRun& run) {
+  instant_ = sim_now();
   if (chip_.layout.partitions > 1) return dispatch_partitioned(run);
   // Breadth-first over SMs, as the hardware's block scheduler spreads a grid.
   const std::size_t n = run.packed->ctas.size();
@@ -248,7 +249,8 @@ void TileMachine::start_cta(KernelRun& run, std::size_t index, int sm) {
     run.last_traffic = traffic, run.has_last = true;
   }
   run.overhead_sm_seconds += run.last_overhead;
-  placed_.push_back({run.last_plan, sm, std::uint32_t(index), again && !placed_.empty()});
+  if (!again || placed_.empty()) placed_plans_.push_back(run.last_plan);
+  placed_.push_back({std::uint32_t(placed_plans_.size() - 1), sm, std::uint32_t(index)});
   if (!grouping) flush_group(run);
 }
 
@@ -261,7 +263,8 @@ void TileMachine::flush_group(KernelRun& run) {
   group_of_.resize(placed_.size());
   group_index_.assign(std::bit_ceil(2 * placed_.size()), 0);
   for (std::size_t i = 0; i < placed_.size(); ++i) {
-    group_of_[i] = placed_[i].as_previous ? group_of_[i - 1] : group_for(placed_[i].plan);
+    bool as_previous = i > 0 && placed_[i].plan == placed_[i - 1].plan;
+    group_of_[i] = as_previous ? group_of_[i - 1] : group_for(placed_plans_[placed_[i].plan]);
     ++group_pool_[group_of_[i]].size;
   }
   std::size_t at = member_sm_.size();
@@ -283,6 +286,7 @@ void TileMachine::flush_group(KernelRun& run) {
     member_cta_[k] = placed_[i].cta;
   }
   placed_.clear();
+  placed_plans_.clear();
   for (std::size_t g = first_group; g < groups_used_; ++g) {
     CtaGroup* group = &group_pool_[g];
     timers_.after(group->plan.fill, [this, group]() { start_main(*group); });
@@ -324,6 +328,7 @@ void TileMachine::finish_ctas(CtaGroup& g, std::size_t begin, std::size_t end) {
 // they were grouped.
 void TileMachine::retire(KernelRun& run) {
   run.retire_armed = false;
+  instant_ = sim_now();
   sort_finishing();
   for (const Finishing& f : finishing_) {
     sm_leave(f.sm);

@@ -87,10 +87,10 @@ class TileMachine : public sc_core::sc_module {
     std::size_t first = 0, size = 0;  // its members: member_sm_[first, first + size), in grid order
   };
   struct Placed {  // a CTA placed at this instant, not yet in a group
-    CtaPlan plan;
+    std::uint32_t plan;  // its plan: placed_plans_[plan] (CTAs placed one after another with
+                         // the same traffic share one, and their group)
     int sm;
     std::uint32_t cta;
-    bool as_previous;  // its plan is the one placed before it's (so is its group)
   };
   // Book-keeping of the kernel in flight.
   struct KernelRun {
@@ -138,7 +138,7 @@ class TileMachine : public sc_core::sc_module {
   void finish_ctas(CtaGroup& group, std::size_t begin, std::size_t end);
   void retire(KernelRun& run);  // the CTAs done at this instant leave, in grid order; their slots refill
   void sort_finishing();        // finishing_ into grid order
-  void sm_enter(int sm);
+  void sm_enter(int sm);  // at instant_
   void sm_leave(int sm);
 
   const GpuChip chip_;
@@ -154,6 +154,7 @@ class TileMachine : public sc_core::sc_module {
   std::vector<std::size_t> group_of_;      // scratch of flush_group: each placed CTA's group
   std::vector<std::size_t> group_index_;   // scratch of group_for: the instant's groups by plan key
   std::vector<Placed> placed_;             // the kernel's CTAs placed at this instant, not yet in a group
+  std::vector<CtaPlan> placed_plans_;      // their plans
   std::vector<Finishing> finishing_;       // the kernel's CTAs done at this instant, not yet retired
   std::vector<Finishing> merged_;          // scratch of sort_finishing
   std::vector<std::size_t> run_ends_;      // scratch of sort_finishing: where each sorted run ends
@@ -165,7 +166,8 @@ class TileMachine : public sc_core::sc_module {
   TallyId l2_tally_ = -1, hbm_tally_ = -1, mall_tally_ = -1;  // the network's tallies of them
   std::shared_ptr<const RecordSchema> schema_;
   std::vector<SmState> sms_;
-  double resident_closed_ = 0;  // SM-seconds of residency that ended (resident_sm_seconds)
+  double resident_closed_ = 0;
+  double instant_ = 0;  // sim_now() at the dispatch or retirement in progress  // SM-seconds of residency that ended (resident_sm_seconds)
   std::unique_ptr<GpuClockDomain> clock_;  // SM clock under the power governor; kernels' energy
   sc_core::sc_event kernel_done_, release_done_;
 };
