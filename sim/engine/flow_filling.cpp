@@ -76,13 +76,19 @@ bool FlowNetwork::fill(bool with_shared) {
   return true;
 }
 
-// A whole filling of one flow (a group: its members each on a private resource), the filling's
-// first and only round done directly: the flow's weight on each resource it crosses is summed as
-// list_entries sums it, each resource's level computed as there, and the flow takes the lowest
-// level or its cap, as freeze would give it. False, and nothing changed, when the rounds are
-// needed after all: no resource limits the flow (it completes at once), or the lowest level holds
-// only some of a group's members (the group splits).
+// A whole filling of no flow, or of one (a group: its members each on a private resource), the
+// filling's first and only round done directly: the flow's weight on each resource it crosses is
+// summed as list_entries sums it, each resource's level computed as there, and the flow takes
+// the lowest level or its cap, as freeze would give it. False, and nothing changed, when the
+// rounds are needed after all: no resource limits the flow (it completes at once), or the lowest
+// level holds only some of a group's members (the group splits).
 bool FlowNetwork::fill_one() {
+  if (scope_.empty()) {  // nothing to fill: the listing of the last filling goes
+    clear_listing();
+    shared_saturated_ = false;
+    live_.clear();
+    return true;
+  }
   if (scope_.size() != 1) return false;
   Flow& f = flows_[scope_[0]];
   if (is_done(f)) return false;
