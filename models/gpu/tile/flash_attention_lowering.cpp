@@ -161,15 +161,13 @@ Kernel tiled(const AttentionOp& op, const std::string& name, const GpuChip& chip
         double keys_computed = double(last_tile - first_tile) * double(plan.kv_tile);
         double keys_read = double(end - begin);
         double rows = double(r_last - r_first + 1);
-        CtaWork c;
-        c.flops = 4.0 * double(plan.m_tile) * keys_computed * double(op.head_dim);
         std::int64_t kv_object = object_base + b * op.kv_heads + (plan.packed ? h : h / group);
         double q_tile_bytes = rows * double(op.head_dim) * e;
         double q_offset = (double(b * heads + h) * double(rows_total) + double(r_first)) * double(op.head_dim) * e;
-        c.reads = tensor_blocks(tensors.input, q_offset, q_offset + q_tile_bytes);
-        c.reads.push_back({kv_object, 2.0 * keys_read * double(op.head_dim) * ekv});
-        c.writes = tensor_blocks(tensors.output, q_offset, q_offset + q_tile_bytes);
-        k.ctas.push_back(std::move(c));
+        k.ctas.open(4.0 * double(plan.m_tile) * keys_computed * double(op.head_dim));
+        k.ctas.read_blocks(tensors.input, q_offset, q_offset + q_tile_bytes);
+        k.ctas.read({kv_object, 2.0 * keys_read * double(op.head_dim) * ekv});
+        k.ctas.write_blocks(tensors.output, q_offset, q_offset + q_tile_bytes);
       }
     }
   }
@@ -192,12 +190,10 @@ Kernel combine_kernel(const AttentionOp& op, const std::string& name, const GpuC
   double out_bytes = rows * double(op.head_dim) * bytes_per_element(op.dtype);
   combine.config = fmt::format("combine {} splits", splits);
   for (std::int64_t u = 0; u < units; ++u) {
-    CtaWork c;
-    c.flops = 3.0 * partials / 4.0;
+    combine.ctas.open(3.0 * partials / 4.0);
     for (std::int64_t s = 0; s < splits; ++s)
-      c.reads.push_back({object_base + (u * splits + s) + 1, partials / double(splits)});
-    c.writes = tensor_blocks(tensors.output, double(u) * out_bytes, double(u + 1) * out_bytes);
-    combine.ctas.push_back(std::move(c));
+      combine.ctas.read({object_base + (u * splits + s) + 1, partials / double(splits)});
+    combine.ctas.write_blocks(tensors.output, double(u) * out_bytes, double(u + 1) * out_bytes);
   }
   return combine;
 }
@@ -226,14 +222,12 @@ std::vector<Kernel> split_kv(const AttentionOp& op, const std::string& name, con
     for (std::int64_t s = 0; s < plan.splits; ++s) {
       double chunk = double(std::min(per_split, keys - s * per_split));
       if (chunk <= 0) continue;
-      CtaWork c;
-      c.flops = 4.0 * double(plan.m_tile) * chunk * double(op.head_dim);
-      c.reads = tensor_blocks(tensors.input, q_offset, q_offset + q_bytes);
-      c.reads.push_back({-1, 2.0 * chunk * double(op.head_dim) * ekv});
+      k.ctas.open(4.0 * double(plan.m_tile) * chunk * double(op.head_dim));
+      k.ctas.read_blocks(tensors.input, q_offset, q_offset + q_bytes);
+      k.ctas.read({-1, 2.0 * chunk * double(op.head_dim) * ekv});
       double partial = rows * double(op.head_dim + 1) * 4.0;
-      c.writes = plan.splits > 1 ? OperandList{{object_base + (u * plan.splits + s) + 1, partial}}
-                                 : tensor_blocks(tensors.output, q_offset, q_offset + q_bytes);
-      k.ctas.push_back(std::move(c));
+      if (plan.splits > 1) k.ctas.write({object_base + (u * plan.splits + s) + 1, partial});
+      else k.ctas.write_blocks(tensors.output, q_offset, q_offset + q_bytes);
     }
   }
   std::vector<Kernel> kernels{std::move(k)};
