@@ -1,14 +1,45 @@
 #include "sim/engine/systemc.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <malloc.h>
 
 #include "sim/error.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define HWSIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HWSIM_ASAN 1
+#endif
+#endif
+#ifdef HWSIM_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace hwsim {
 
 namespace {
+#ifdef HWSIM_ASAN
+// Stack below the caller's frame that a simulation's frames may have used (SystemC's scheduler and
+// the processes it runs on this stack), cleared of AddressSanitizer's marks after sc_start().
+constexpr std::size_t kDeadStackBytes = std::size_t(1) << 20;
+#endif
+
+// AddressSanitizer cannot follow SystemC's stack switches: it refuses to unpoison the frames an
+// exception leaves ("ignoring requested __asan_handle_no_return"), so their redzones stay marked
+// after sc_start() returns, and whatever runs there next (the destructors of a failed
+// simulation's device) is reported as a stack-buffer-overflow. Those frames are gone: their marks
+// are cleared. Nothing without the sanitizer.
+void forget_dead_stack() {
+#ifdef HWSIM_ASAN
+  char here = 0;
+  auto below = reinterpret_cast<std::uintptr_t>(&here) - kDeadStackBytes;
+  __asan_unpoison_memory_region(reinterpret_cast<void*>(below), kDeadStackBytes);
+#endif
+}
+
 constexpr int kMallocMmapThreshold = 32 << 20;  // glibc's largest (DEFAULT_MMAP_THRESHOLD_MAX)
 constexpr int kMallocTrimThreshold = 1 << 30;
 
@@ -31,6 +62,7 @@ void fail_simulation(std::exception_ptr failure) {
 }
 
 void rethrow_simulation_failure() {
+  forget_dead_stack();
   if (auto failure = kept_failure()) {
     kept_failure() = nullptr;
     std::rethrow_exception(failure);
