@@ -23,18 +23,6 @@ void CtaList::take(std::vector<Cta>& ctas, std::vector<OperandRead>& operands) {
   ctas_.clear(), operands_.clear();
 }
 
-void CtaList::push_back(const CtaWork& c) {
-  open(c.flops, c.scratch_bytes);
-  for (const OperandRead& r : c.reads) read(r);
-  for (const OperandRead& w : c.writes) write(w);
-}
-
-void CtaList::push_back(const View& c) {
-  open(c.flops, c.scratch_bytes);
-  for (const OperandRead& r : c.reads) read(r);
-  for (const OperandRead& w : c.writes) write(w);
-}
-
 void CtaList::reserve(std::size_t ctas, std::size_t operands) {
   ctas_.reserve(ctas);
   operands_.reserve(operands);

@@ -73,9 +73,13 @@ class CtaList {
     for_each_tensor_block(tensor, begin, end, [&](const OperandRead& w) { write(w); });
   }
   void add_scratch(double bytes) { ctas_.back().scratch_bytes += bytes; }
-  // A CTA built whole, or one read back from another list.
-  void push_back(const CtaWork& c);
-  void push_back(const View& c);
+  // A CTA built whole (CtaWork), or one read back from another list (View).
+  template <class Whole>
+  void push_back(const Whole& c) {
+    open(c.flops, c.scratch_bytes);
+    for (const OperandRead& r : c.reads) read(r);
+    for (const OperandRead& w : c.writes) write(w);
+  }
   void reserve(std::size_t ctas, std::size_t operands = 0);
 
   std::size_t size() const { return ctas_.size(); }
