@@ -206,7 +206,7 @@ std::vector<Kernel> split_kv(const AttentionOp& op, const std::string& name, con
   Kernel k = base_kernel(op, name, chip, plan);
   const QueryRows q = query_rows(op, plan);
   const double e = q.e, ekv = q.ekv;
-  const std::int64_t group = q.group, rows_total = q.rows_total, heads = q.heads;
+  const std::int64_t rows_total = q.rows_total, heads = q.heads;
   std::int64_t blocks = ceil_div(rows_total, plan.m_tile), units = op.batch * heads * blocks;
   check_kernel_size(name, double(units) * double(plan.splits), "CTAs");
   k.config = fmt::format("{} flash-decode {} KV splits x {} (seq, {}head{}) = {} CTAs", plan.label, plan.splits, units,
