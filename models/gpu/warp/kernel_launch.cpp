@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "models/gpu/warp/footprint_count.h"
 #include "models/gpu/warp/sm_core.h"
 #include "models/gpu/warp/wake_queue.h"
 #include "models/gpu/warp/warp_trace.h"
@@ -95,6 +96,12 @@ struct GridPlan {
   bool horizon_given = false;
 };
 
+// The k-th block a plan runs: CTAs of a subset are spread over the grid like the full launch
+// would place them (every k-th block), so data-dependent kernels see representative inputs.
+std::uint64_t block_at(const GridPlan& g, std::uint64_t k) {
+  return g.ctas == g.grid ? k : std::min<std::uint64_t>(g.grid - 1, std::uint64_t(double(k) / g.share));
+}
+
 // Runs plan.ctas blocks on plan.sms SmCores over `mem`, recording into `st`: the CTA dispatcher
 // and the event loop. Returns the cycle the kernel is complete (its last block retired, its last
 // atomic performed).
@@ -105,11 +112,7 @@ std::int64_t run_grid(const GridPlan& g, MemorySystem& mem, KernelStats& st) {
   std::vector<std::unique_ptr<SmCore>> cores;
   WakeQueue wakes(g.sms);
   std::uint64_t next_cta = 0;
-  // CTAs of a subset are spread over the grid like the full launch would place them (every
-  // k-th block), so data-dependent kernels see representative inputs
-  auto cta_index = [&](std::uint64_t k) {
-    return ctas == g.grid ? k : std::min<std::uint64_t>(g.grid - 1, std::uint64_t(double(k) / g.share));
-  };
+  auto cta_index = [&](std::uint64_t k) { return block_at(g, k); };
   auto wake = [&](int sm, std::int64_t t) { wakes.wake(sm, t); };
   // the GPU's CTA dispatcher starts one block every cta_dispatch cycles (a subset gets its share
   // of the dispatch rate)
@@ -171,6 +174,20 @@ void run_unrecorded(const GridPlan& g, MemorySystem& mem, GlobalMemory& memory) 
   memory.discard_writes();
 }
 
+// The functional footprint count's view of a plan, and the limits past which its timed run
+// stops at the horizon.
+FootprintLaunch footprint_launch(const GridPlan& g) {
+  FootprintLaunch l;
+  l.ctx = *g.ctx;
+  l.values = g.values;
+  l.line_bytes = g.p->line_bytes;
+  l.sector_bytes = g.p->sector_bytes;
+  const double cycles = double(g.horizon) + 1.0, cap = 1e18;
+  l.max_warp_instructions = std::uint64_t(std::min(cap, cycles));
+  l.max_instructions = std::uint64_t(std::min(cap, cycles * double(g.sms) * double(std::max(1, g.p->sub_partitions))));
+  return l;
+}
+
 // The memory system the measured launch runs on (LaunchOptions::sample_sms and warm_l2).
 std::unique_ptr<MemorySystem> prepare_memory(const GridPlan& g, GlobalMemory& memory, std::uint64_t l1_data, bool warm) {
   const WarpParams& p = *g.p;
@@ -178,8 +195,8 @@ std::unique_ptr<MemorySystem> prepare_memory(const GridPlan& g, GlobalMemory& me
   // all the buffers fit one L2 partition (an SM's near L2): every line stays wherever it is
   const bool fits = total <= p.chip.l2_bytes / std::max(1, p.l2_partitions);
   auto mem = std::make_unique<MemorySystem>(p, g.sms, l1_data, g.share);
-  // A subset of the SMs meets the L2 pressure of the whole grid: a first run counts the lines
-  // its blocks touch. One that several of them touch (a matmul's B) is taken to be shared by the
+  // A subset of the SMs meets the L2 pressure of the whole grid: a functional pass counts the
+  // lines its blocks touch (footprint_count.h). One that several of them touch (a matmul's B) is taken to be shared by the
   // whole grid; one of a single block (a softmax row) to stand for 1/share such lines of the
   // blocks not simulated, as far as the buffers hold that many (a line a few blocks share may
   // have been touched by one simulated block alone): MemorySystem::weigh_own_lines.
@@ -189,9 +206,14 @@ std::unique_ptr<MemorySystem> prepare_memory(const GridPlan& g, GlobalMemory& me
     require_memory(total / std::max(1, p.line_bytes) * Footprint::kBytesPerLine,
                    fmt::format("the warp model's count of the lines a --sample-sms subset touches ({} B of buffers)", total));
     footprint = std::make_shared<Footprint>();
-    MemorySystem counting(p, g.sms, l1_data, g.share);
-    counting.count_footprint(footprint.get());
-    run_unrecorded(g, counting, memory);
+    const bool counted = count_footprint(footprint_launch(g), g.ctas, [&](std::uint64_t k) { return block_at(g, k); }, *footprint);
+    memory.discard_writes();
+    if (!counted) {  // a run only the timed model reports as it must: it counts, and reports
+      *footprint = Footprint{};
+      MemorySystem counting(p, g.sms, l1_data, g.share);
+      counting.count_footprint(footprint.get());
+      run_unrecorded(g, counting, memory);
+    }
     const double shared = double(footprint->shared), own = double(footprint->owner.size()) - shared;
     const double whole_grid = std::min(total / std::max(1, p.line_bytes), shared + own / g.share);
     if (own > 0) own_weight = std::max(1.0, (whole_grid - shared) / own);

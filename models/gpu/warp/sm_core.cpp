@@ -96,24 +96,14 @@ void SmCore::launch(std::uint64_t cta_id, std::int64_t t) {
     }
     w->in_use = true;
     w->cta_slot = int(slot);
-    w->warp_in_cta = wi;
-    w->cta_id = cta_id;
     w->age = next_age_++;
-    int lanes = std::min(32, threads - wi * 32);
-    w->live = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
-    w->stack.assign(1, SimtEntry{0, -1, w->live});
-    w->regs.assign(nregs * 32, 0);
+    w->start(prog_, param_values_, cta_id, wi, threads);
     w->reg_ready.assign(nregs, 0);
     w->reg_producer.assign(nregs, Stall::wait);
-    for (std::size_t i = 0; i < prog_.params.size(); ++i)
-      for (int l = 0; l < 32; ++l) w->reg(prog_.params[i].reg, l) = param_values_[i];
-    for (const auto& s : prog_.shared)
-      for (int l = 0; l < 32; ++l) w->reg(s.reg, l) = s.offset;
     w->ready_at = t;
     w->ready_reason = Stall::no_instruction;
     w->last_issue = t - 1;
     w->waiting_since = t;
-    w->at_barrier = w->done = false;
     w->track = -1;
     if (stats_.trace && traced_ < stats_.trace_warps) {
       w->track = int(stats_.tracks.size());

@@ -1,6 +1,23 @@
 #include "models/gpu/warp/warp_state.h"
 
+#include <algorithm>
+
 namespace hwsim::warp {
+
+void WarpState::start(const Program& program, const std::vector<std::uint64_t>& param_values, std::uint64_t cta, int warp,
+                      int threads) {
+  cta_id = cta;
+  warp_in_cta = warp;
+  const int lanes = std::min(32, threads - warp * 32);
+  live = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+  stack.assign(1, SimtEntry{0, -1, live});
+  regs.assign(program.regs.size() * 32, 0);
+  for (std::size_t i = 0; i < program.params.size(); ++i)
+    for (int l = 0; l < 32; ++l) reg(program.params[i].reg, l) = param_values[i];
+  for (const auto& s : program.shared)
+    for (int l = 0; l < 32; ++l) reg(s.reg, l) = s.offset;
+  at_barrier = done = false;
+}
 
 const char* stall_name(Stall s) {
   static const char* names[] = {"selected", "long_scoreboard", "short_scoreboard", "wait", "barrier",

@@ -48,6 +48,11 @@ struct WarpState {
   std::uint8_t issue_slot = 0;           // its slot in its sub-partition's queues
   bool issue_ready = false;              // in its class's ready list (operands ready)
 
+  // The functional state of warp `warp_in_cta` of block `cta` (of `threads` threads) at its first
+  // instruction: its lanes live, registers zero but the kernel's parameters (`param_values`, in
+  // program.params order) and shared arrays' offsets; not at a barrier, not done.
+  void start(const Program& program, const std::vector<std::uint64_t>& param_values, std::uint64_t cta, int warp,
+             int threads);
   int pc() const { return stack.back().pc; }
   std::uint32_t active() const { return stack.back().mask; }
   std::uint64_t& reg(int r, int lane) { return regs[std::size_t(r) * 32 + std::size_t(lane)]; }
