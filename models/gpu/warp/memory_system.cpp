@@ -110,7 +110,14 @@ void MemorySystem::warm_l2(std::uint64_t base, std::uint64_t bytes) {
 }
 
 // One sector from L2 (or DRAM behind it); returns the cycle it arrives back at the SM.
-std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int sector, std::uint32_t& fetched) {
+Line* MemorySystem::L2Lookup::find(SectorCache& part, std::uint64_t line, bool home_part) {
+  Line*& l = home_part ? home : near;
+  bool& known = home_part ? home_known : near_known;
+  if (!known) l = part.find(line), known = true;
+  return l;
+}
+
+std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int sector, std::uint32_t& fetched, L2Lookup& at) {
   double served = l2_bw_.reserve(t, p_.sector_bytes);
   SectorCache& near = *l2_[std::size_t(near_part(sm))];
   const int home = home_part(line);
@@ -119,23 +126,23 @@ std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int s
     ++stats_.l2_hit_sectors;
     return std::max<std::int64_t>(std::int64_t(t) + p_.l2_latency, std::max<std::int64_t>(ready, std::int64_t(std::ceil(served))));
   };
-  auto* l = near.find(line);
+  Line* l = at.find(near, line, false);
   if (l && (l->valid >> sector & 1)) return hit_at(l->ready[sector]);
   if (far) {  // the home partition has it: served from there, and now cached near as well
-    auto* h = l2_[std::size_t(home)]->find(line);
+    Line* h = at.find(*l2_[std::size_t(home)], line, true);
     if (h && (h->valid >> sector & 1)) {
       std::int64_t r = hit_at(h->ready[sector]);
-      if (!l) l = &allocate_l2(near, line);
+      if (!l) l = at.near = &allocate_l2(near, line);
       l->valid |= 1u << sector;
       l->ready[sector] = r;
       return r;
     }
   }
-  if (!l) l = &allocate_l2(near, line);
+  if (!l) l = at.near = &allocate_l2(near, line);
   Line* hl = nullptr;
   if (far) {
-    hl = l2_[std::size_t(home)]->find(line);
-    if (!hl) hl = &allocate_l2(*l2_[std::size_t(home)], line);
+    hl = at.find(*l2_[std::size_t(home)], line, true);
+    if (!hl) hl = at.home = &allocate_l2(*l2_[std::size_t(home)], line);
   }
   // fetch the DRAM access granule holding this sector (64 B = a sector pair on H100)
   int per_access = std::max(1, p_.dram_access_bytes / p_.sector_bytes);
@@ -183,13 +190,14 @@ std::int64_t MemorySystem::load(int sm, std::int64_t t, const Coalesced& c, bool
     double start = std::max(double(t), tag);
     tag = start + 1.0 / p_.l1_lines_per_cycle;
     std::uint32_t fetched = 0;  // sectors of this line whose DRAM access this request started
+    L2Lookup at;
     if (l2_only) {
       for (std::uint32_t m = r.sectors; m; m &= m - 1) {
         int s = std::countr_zero(m);
         ++stats_.sectors;
         if (fetched >> s & 1) ++stats_.l2_hits_own_fetch;
         double sent = port_[std::size_t(sm)].reserve(start, p_.sector_bytes);
-        ready = std::max(ready, std::max<std::int64_t>(l2_sector(sm, start, r.line, s, fetched), std::int64_t(std::ceil(sent))));
+        ready = std::max(ready, std::max<std::int64_t>(l2_sector(sm, start, r.line, s, fetched, at), std::int64_t(std::ceil(sent))));
       }
       continue;
     }
@@ -205,7 +213,7 @@ std::int64_t MemorySystem::load(int sm, std::int64_t t, const Coalesced& c, bool
       }
       if (fetched >> s & 1) ++stats_.l2_hits_own_fetch;
       double sent = port_[std::size_t(sm)].reserve(start, p_.sector_bytes);
-      std::int64_t arrive = l2_sector(sm, start, r.line, s, fetched);
+      std::int64_t arrive = l2_sector(sm, start, r.line, s, fetched, at);
       arrive = std::max<std::int64_t>(arrive, std::int64_t(std::ceil(sent)));
       l->valid |= 1u << s;
       l->ready[s] = arrive;

@@ -101,8 +101,19 @@ class MemorySystem {
   const BandwidthServer& dram() const { return dram_; }
 
  private:
-  // `fetched` gets the bits of the sectors whose DRAM access this call started.
-  std::int64_t l2_sector(int sm, double t, std::uint64_t line, int sector, std::uint32_t& fetched);
+  // A line request's L2 lines (near and home partition), each looked up once per request: looked
+  // up again for a later sector, the line would only become the most recently used of its
+  // partition again, which it still is (nothing else is looked up there in between), so the
+  // first lookup's answer stands. An allocation is noted in `near` or `home`.
+  struct L2Lookup {
+    SectorCache::Line* near = nullptr;
+    SectorCache::Line* home = nullptr;
+    bool near_known = false, home_known = false;
+    SectorCache::Line* find(SectorCache& part, std::uint64_t line, bool home_part);
+  };
+  // One sector of a line request. `fetched` gets the bits of the sectors whose DRAM access this
+  // call started; `at` is the request's lookup, the same for all its sectors.
+  std::int64_t l2_sector(int sm, double t, std::uint64_t line, int sector, std::uint32_t& fetched, L2Lookup& at);
   // DRAM bandwidth for `bytes` read or written at cycle t. Mixed read/write traffic costs bus
   // turnarounds: the DRAM rate is scaled by 1 - turnaround · 4f(1-f), f = recent write share.
   // A row activation costs dram_activation extra access times (row = dram_row_bytes of address
