@@ -91,15 +91,16 @@ int main(int argc, char** argv) {
          });
   if (only.empty() || only == "scaling") {
     // 4 ... 64 resident warps on one simulated SM, the same total work: a constant rate means the
-    // scheduler's cost per issued instruction does not grow with the resident warps
+    // scheduler's cost per issued instruction does not grow with the resident warps (work enough
+    // for tens of milliseconds a case, so the rate is not the timer's noise)
     std::vector<Case> cases;
     for (int warps : {4, 8, 16, 32, 64}) {
       std::int64_t block = std::min(warps, 32) * 32;
-      cases.push_back({"divergence", 132 * (warps * 32 / block), block, {{"paths", "1"}, {"work", std::to_string(8192 / warps)}}, 1});
+      cases.push_back({"divergence", 132 * (warps * 32 / block), block, {{"paths", "1"}, {"work", std::to_string(65536 / warps)}}, 1});
     }
     for (int warps : {4, 8, 16, 32, 64}) {
       std::int64_t block = std::min(warps, 32) * 32;
-      cases.push_back({"stream_read", 132 * (warps * 32 / block), block, {{"n", std::to_string(2048 * 1024)}}, 1});
+      cases.push_back({"stream_read", 132 * (warps * 32 / block), block, {{"n", std::to_string(16 * 1024 * 1024)}}, 1});
     }
     part("scaling with resident warps per SM", params, cases);
   }

@@ -32,9 +32,13 @@ class IssueQueues {
  public:
   static constexpr int kMaxWarps = 64;  // warps of one sub-partition: a 64-bit mask
 
-  // Gives a newly resident warp its slot (WarpState::issue_slot) until detach().
+  // Gives a newly resident warp its slot (WarpState::issue_slot) until detach(). Warps attach in
+  // age order (each younger than all before it), and slots follow age: a younger warp has a higher
+  // slot, so the oldest of a set of slots is its lowest bit. A freed slot is not given again until
+  // the slots run out; then the warps are renumbered, in order, from 0.
   void attach(WarpState* w) {
-    const int slot = std::countr_zero(~occupied_);
+    if (next_ == kMaxWarps) compact();
+    const int slot = next_++;
     occupied_ |= std::uint64_t(1) << slot;
     warp_[std::size_t(slot)] = w;
     age_[std::size_t(slot)] = w->age;
@@ -72,15 +76,11 @@ class IssueQueues {
   }
   // Classes holding a warp (bit k: class k).
   std::uint32_t used() const { return used_; }
-  // The slot of the oldest ready warp of class k (of those at least as young as `from`), or -1.
-  int oldest_ready(int k, std::uint64_t from = 0) const {
-    int best = -1;
-    for (std::uint64_t m = ready_[std::size_t(k)]; m; m &= m - 1) {
-      const int slot = std::countr_zero(m);
-      const std::uint64_t a = age_[std::size_t(slot)];
-      if (a >= from && (best < 0 || a < age_[std::size_t(best)])) best = slot;
-    }
-    return best;
+  // The slot of the oldest ready warp of class k (of those in slot `from` or later: as old as the
+  // warp there or younger), or -1.
+  int oldest_ready(int k, int from = 0) const {
+    const std::uint64_t m = ready_[std::size_t(k)] & (~std::uint64_t(0) << from);
+    return m ? std::countr_zero(m) : -1;
   }
   bool has_ready(int k) const { return ready_[std::size_t(k)] != 0; }
   WarpState* warp(int slot) const { return warp_[std::size_t(slot)]; }
@@ -120,11 +120,34 @@ class IssueQueues {
     }
     h[i] = last;
   }
+  // Renumbers the attached warps 0, 1, ... in slot (age) order, in every structure that names a slot.
+  void compact() {
+    std::array<std::uint8_t, kMaxWarps> to{};
+    int n = 0;
+    for (std::uint64_t m = occupied_; m; m &= m - 1) {
+      const int slot = std::countr_zero(m);
+      to[std::size_t(slot)] = std::uint8_t(n);
+      warp_[std::size_t(n)] = warp_[std::size_t(slot)];
+      age_[std::size_t(n)] = age_[std::size_t(slot)];
+      warp_[std::size_t(n)]->issue_slot = std::uint8_t(n);
+      ++n;
+    }
+    for (auto& r : ready_) {
+      std::uint64_t moved = 0;
+      for (std::uint64_t m = r; m; m &= m - 1) moved |= std::uint64_t(1) << to[std::size_t(std::countr_zero(m))];
+      r = moved;
+    }
+    for (auto& heap : pending_)
+      for (Entry& e : heap) e.slot = to[std::size_t(e.slot)];
+    occupied_ = n == kMaxWarps ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1;
+    next_ = n;
+  }
   std::array<std::vector<Entry>, kIssueClasses> pending_;  // per class: min-heap on dep_ready
   std::array<std::uint64_t, kIssueClasses> ready_{};       // per class: slots whose operands are ready
   std::array<WarpState*, kMaxWarps> warp_{};
   std::array<std::uint64_t, kMaxWarps> age_{};
   std::uint64_t occupied_ = 0;
+  int next_ = 0;                                            // the slot the next warp attaches in
   std::uint32_t used_ = 0;
   std::int64_t not_before_ = 0;
 };

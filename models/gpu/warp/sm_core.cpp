@@ -195,7 +195,7 @@ std::int64_t SmCore::step_sub_partition(SubPartition& sp, std::int64_t t) {
   WarpState* greedy = p_.gto ? sp.greedy : nullptr;
   const int greedy_class = greedy ? greedy->issue_class : -1;
   const bool from_rr = !p_.gto && sp.rr > 0;  // LRR: first the warps from warps[rr] on, then all
-  const std::uint64_t start = from_rr ? sp.warps[sp.rr]->age : 0;
+  const int start = from_rr ? sp.warps[sp.rr]->issue_slot : 0;  // slots follow age
   int best = -1;                    // the oldest that can issue (from warps[rr] on, for LRR)
   int wrapped = -1;                 // LRR: the oldest that can issue before warps[rr]
   std::int64_t best_free = 0, wrapped_free = 0, greedy_free = 0;
