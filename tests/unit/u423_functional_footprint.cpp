@@ -113,13 +113,11 @@ TEST_CASE("functional footprint: what only the timed run reports makes the count
     Footprint f;
     return !l.count(1, f);
   };
-  CHECK(gives_up(R"(.kernel oob
-.param buf x f32 = 40:zeros
-.reg u64 off, p
-.reg f32 v
-    mul.wide.u32 off, %tid, 4
-    add.u64 p, x, off
-    ld.global.f32 v, [p]
+  CHECK(gives_up(R"(.kernel store_past_end
+.param buf y u32 = 48:zeros
+.reg u64 p
+    mad.wide.u32 p, %tid, 4, y
+    st.global.u32 [p], %tid
 )"));
   CHECK(gives_up(R"(.kernel deadlock
 .reg pred p
