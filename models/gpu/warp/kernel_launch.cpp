@@ -196,10 +196,11 @@ std::unique_ptr<MemorySystem> prepare_memory(const GridPlan& g, GlobalMemory& me
   const bool fits = total <= p.chip.l2_bytes / std::max(1, p.l2_partitions);
   auto mem = std::make_unique<MemorySystem>(p, g.sms, l1_data, g.share);
   // A subset of the SMs meets the L2 pressure of the whole grid: a functional pass counts the
-  // lines its blocks touch (footprint_count.h). One that several of them touch (a matmul's B) is taken to be shared by the
-  // whole grid; one of a single block (a softmax row) to stand for 1/share such lines of the
-  // blocks not simulated, as far as the buffers hold that many (a line a few blocks share may
-  // have been touched by one simulated block alone): MemorySystem::weigh_own_lines.
+  // lines its blocks touch (footprint_count.h). One that several of them touch (a matmul's B) is
+  // taken to be shared by the whole grid; one of a single block (a softmax row) to stand for
+  // 1/share such lines of the blocks not simulated, as far as the buffers hold that many (a line
+  // a few blocks share may have been touched by one simulated block alone):
+  // MemorySystem::weigh_own_lines.
   std::shared_ptr<Footprint> footprint;
   double own_weight = 1;
   if (g.share < 1 && !fits) {
