@@ -9,7 +9,10 @@ constexpr std::size_t kInitialTable = 4096;  // slots (a power of two); doubled 
 }  // namespace
 
 CacheResidency::CacheResidency(double capacity_bytes)
-    : capacity_(capacity_bytes), table_(kInitialTable, kNone), mask_(kInitialTable - 1) {}
+    : capacity_(capacity_bytes),
+      capacity_quanta_(ByteCount::quanta(capacity_bytes + kCapacitySlack)),
+      table_(kInitialTable, kNone),
+      mask_(kInitialTable - 1) {}
 
 void CacheResidency::map_insert(std::int64_t id, std::int32_t slot) {
   if (2 * (count_ + 1) > table_.size()) {  // grow: rehash every entry
@@ -64,15 +67,16 @@ double CacheResidency::insert(std::int32_t at, std::int64_t id, double begin, do
     }
     if (end - begin <= capacity_) {
       // Update in place and make it the most recent.
-      used_ += (end - begin) - old.bytes();
+      used_.subtract(bytes_of(old));
       old.begin = begin, old.end = end, old.dirty = dirty;
+      used_.add(bytes_of(old));
       if (newest_ != at) {
         unlink(at);
         link_front(at);
       }
       return evict_to_fit();
     }
-    used_ -= old.bytes();
+    used_.subtract(bytes_of(old));
     erase(at);
   }
   if (end - begin > capacity_) {  // cannot stay: written through
@@ -91,18 +95,18 @@ double CacheResidency::insert(std::int32_t at, std::int64_t id, double begin, do
   map_insert(id, slot);
   ++count_;
   link_front(slot);
-  used_ += end - begin;
+  used_.add(bytes_of(entries_[std::size_t(slot)]));
   return evict_to_fit();
 }
 
 double CacheResidency::evict_over() {
   double written_back = 0;
-  while (used_ > capacity_ && count_ > 1) {
+  while (used_.above(capacity_quanta_) && count_ > 1) {
     std::int32_t slot = oldest_;
     const Entry& victim = entries_[std::size_t(slot)];
     if (victim.dirty) written_back += victim.bytes();
     record(victim);
-    used_ -= victim.bytes();
+    used_.subtract(bytes_of(victim));
     erase(slot);
   }
   return written_back;
@@ -118,6 +122,33 @@ double CacheResidency::clean_all() {
     e.dirty = false;
   }
   return bytes;
+}
+
+CacheResidency::Contents CacheResidency::contents() const {
+  Contents c;
+  c.held.reserve(count_);
+  for (std::int32_t s = newest_; s != kNone; s = entries_[std::size_t(s)].older) {
+    const Entry& e = entries_[std::size_t(s)];
+    c.held.push_back({e.id, e.begin, e.end, e.dirty});
+  }
+  return c;
+}
+
+void CacheResidency::set_contents(const Contents& c) {
+  entries_.clear();
+  free_.clear();
+  std::fill(table_.begin(), table_.end(), kNone);
+  newest_ = oldest_ = kNone;
+  count_ = 0;
+  used_.clear();
+  for (auto it = c.held.rbegin(); it != c.held.rend(); ++it) {  // oldest first: each becomes the newest
+    auto slot = std::int32_t(entries_.size());
+    entries_.push_back(Entry{it->id, it->begin, it->end, it->dirty, kNone, kNone});
+    map_insert(it->id, slot);
+    link_front(slot);
+    ++count_;
+    used_.add(bytes_of(entries_.back()));
+  }
 }
 
 }  // namespace hwsim

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/engine/exact_sum.h"
+
 namespace hwsim {
 
 struct CacheTraffic {
@@ -20,6 +22,7 @@ struct CacheTraffic {
 struct WrittenBack {
   std::int64_t id;
   double begin, end;
+  bool operator==(const WrittenBack&) const = default;
 };
 
 class CacheResidency {
@@ -52,7 +55,23 @@ class CacheResidency {
   // Writes every dirty object back (a release at kernel end); they stay resident, clean. Returns
   // the bytes (recorded in the sink as well).
   double clean_all();
-  double resident_bytes() const { return used_; }
+  double resident_bytes() const { return used_.value(); }
+
+  // Everything later accesses depend on: the objects held, most recent first (the bytes held are
+  // their exact sum). Two levels of equal contents (and capacity) answer every access alike.
+  struct Held {
+    std::int64_t id;
+    double begin, end;
+    bool dirty;
+    bool operator==(const Held&) const = default;
+  };
+  struct Contents {
+    std::vector<Held> held;
+    bool operator==(const Contents&) const = default;
+  };
+  Contents contents() const;
+  // The level holds `c` and nothing else (a recorded state put back).
+  void set_contents(const Contents& c);
 
  private:
   // Entries live in a vector, linked most recent first, with their slots reused; an open-addressing
@@ -82,7 +101,7 @@ class CacheResidency {
   }
   // Evicts least recent entries until within capacity; write-back bytes. Inline: most accesses
   // leave the level within its capacity.
-  double evict_to_fit() { return used_ > capacity_ ? evict_over() : 0.0; }
+  double evict_to_fit() { return used_.above(capacity_quanta_) ? evict_over() : 0.0; }
   double evict_over();
   void record(const Entry& e) { if (sink_ && e.dirty) sink_->push_back({e.id, e.begin, e.end}); }
   static std::size_t hash_id(std::int64_t id) {
@@ -117,8 +136,20 @@ class CacheResidency {
   void erase(std::int32_t slot);             // unlinks, unmaps and frees the slot
   void map_insert(std::int64_t id, std::int32_t slot);
   void map_erase(std::int64_t id);
+  // The bytes held: each entry's bytes rounded once and summed exactly, so the count is a function
+  // of what is held, not of the order of the insertions and evictions that led there (a double
+  // summed as they happen drifts in its last bits, and two histories that end holding the same
+  // objects would then differ).
+  using ByteCount = ExactSum<40, 8>;
+  static ByteCount::Quanta bytes_of(const Entry& e) { return ByteCount::quanta(e.bytes()); }
+  // A level holding within this many bytes of its capacity is full, not over: byte ranges are
+  // differences of offsets up to ~1e11 (in doubles, ~1e-5 B of rounding each), so a level filled
+  // exactly by whole blocks whose pieces have fractional bounds would otherwise count a few
+  // billionths of a byte over and evict one block more.
+  static constexpr double kCapacitySlack = 1.0 / 64;
   double capacity_;
-  double used_ = 0;
+  ByteCount::Quanta capacity_quanta_;  // capacity + kCapacitySlack
+  ByteCount used_;
   std::vector<WrittenBack>* sink_ = nullptr;
   std::vector<Entry> entries_;
   std::vector<std::int32_t> free_;

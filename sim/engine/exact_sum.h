@@ -42,6 +42,7 @@ class ExactSum {
   void subtract(Quanta q, std::uint64_t times = 1) { sum_ -= times == 1 ? q : q * Quanta(times); }
   void clear() { sum_ = 0; }
   bool zero() const { return sum_ == 0; }
+  bool above(Quanta q) const { return sum_ > q; }  // the sum exceeds q quanta
   // The sum, correctly rounded (the hardware's 64-bit conversion when it fits: the same double).
   double value() const {
     constexpr Quanta kInt64 = Quanta(1) << 62;
