@@ -18,6 +18,7 @@ ServingEngine::ServingEngine(sc_core::sc_module_name name, const Config& chip, S
   scheduler_ = std::make_unique<ServingScheduler>(shared.spec, pool, role, index, shared.seqs, shared.log);
   framework_ = shared.framework.empty() ? info.framework : shared.framework;
   reuse_ = shared.spec.reuse;
+  if (reuse_ && !shared.spec.reuse_ops) device_->record_step_effects(true);
   SC_THREAD(run);
 }
 
@@ -84,11 +85,7 @@ double ServingEngine::run_pass(const StepPass& pass) {
   key.push_back(std::int64_t(devices_.size()));
   ShapeKey previous = std::exchange(previous_, key);
   double start = sim_now();
-  const double* hit = reuse_ ? shared_.cache.find(previous, key) : nullptr;
-  if (hit) {
-    sc_core::wait(to_sc_time(*hit));
-    return sim_now() - start;
-  }
+  if (reuse_ && take_reused(previous, key)) return sim_now() - start;
   OpGraph graph = lower(pass);
   std::optional<OpGraph> rewritten = FrameworkPasses::get(framework_).apply(graph);
   const OpGraph& g = rewritten ? *rewritten : graph;
@@ -96,9 +93,24 @@ double ServingEngine::run_pass(const StepPass& pass) {
   std::vector<WorkRecord> records = execute(program);
   double seconds = sim_now() - start;
   shared_.log.simulated += 1;
-  if (reuse_) shared_.cache.store(previous, key, seconds);  // a time other traffic may have shaped is not kept
+  if (reuse_)  // a time other traffic may have shaped is not kept
+    shared_.cache.store(previous, key, {seconds, device_->last_step_effect()});
   keep_records(pass, key, std::move(records), seconds);
   return seconds;
+}
+
+// A variant of the pair that applies to the device as it is now, its time taken (waited) and the
+// device left as that step left it; false, no time passed, when none applies.
+bool ServingEngine::take_reused(const ShapeKey& previous, const ShapeKey& key) {
+  for (const StepCache::Variant& v : shared_.cache.find(previous, key)) {
+    if (v.effect) {
+      if (device_->replay_step(*v.effect, v.seconds)) return true;
+      continue;
+    }
+    sc_core::wait(to_sc_time(v.seconds));
+    return true;
+  }
+  return false;
 }
 
 // reuse=ops: the ops of shapes never seen run as one probe; the pass takes the sum of its ops' times.

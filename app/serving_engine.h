@@ -58,7 +58,10 @@ class ServingEngine : public sc_core::sc_module {
   // Work may have arrived (a request, a transferred KV cache, freed blocks): an idle loop looks again.
   void wake() { wake_.notify(sc_core::SC_ZERO_TIME); }
   // Steps of a tp instance always run (their collectives could meet other traffic on the links).
-  void disable_reuse() { reuse_ = false; }
+  void disable_reuse() {
+    reuse_ = false;
+    device_->record_step_effects(false);
+  }
 
  private:
   void run();  // SC_THREAD
@@ -66,6 +69,7 @@ class ServingEngine : public sc_core::sc_module {
   ServingStep run_step(const StepPlan& plan);
   double run_pass(const StepPass& pass);
   double run_composed(const StepPass& pass);
+  bool take_reused(const ShapeKey& previous, const ShapeKey& key);
   OpGraph lower(const StepPass& pass) const;
   std::vector<WorkRecord> execute(const StepProgram& program);
   void keep_records(const StepPass& pass, const ShapeKey& key, std::vector<WorkRecord> records, double seconds);

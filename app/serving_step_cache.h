@@ -1,14 +1,22 @@
 #pragma once
 // Reuse of engine-step times (docs/serving.md, "Reuse"). A device keeps what a step leaves in its
-// caches for the next, so a step's time depends on the step before: a step whose shape AND whose
-// device's previous step's shape both equal an earlier pair takes that pair's simulated time. Keys
-// are the shapes' integer encodings (app/serving_pass); instances of one chip share the table (a
-// device's time depends only on its own steps; a tp instance whose collectives could meet other
-// traffic on the links does not reuse, app/serving_runner decides).
+// caches and its clock governor for the next, so a step's time depends on the state it starts
+// from. A step whose shape AND whose device's previous step's shape both equal an earlier pair may
+// take that pair's simulated time: when the device recorded what the step did to its state
+// (Device::last_step_effect), only if the device, from its state now, would run it exactly so
+// (Device::replay_step: its caches as they were, its governor setting the same clocks), and then
+// the device is left as the step left it; a pair may hold several such variants. A device that
+// records nothing takes the pair's time as it is. Keys are the shapes' integer encodings
+// (app/serving_pass); instances of one chip share the table (a device's time depends only on its
+// own steps; a tp instance whose collectives could meet other traffic on the links does not
+// reuse, app/serving_runner decides).
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <vector>
+
+#include "sim/device/device.h"
 
 namespace hwsim {
 
@@ -16,19 +24,28 @@ using ShapeKey = std::vector<std::int64_t>;
 
 class StepCache {
  public:
-  // The seconds `key` took after `previous`, or null when that pair never ran.
-  const double* find(const ShapeKey& previous, const ShapeKey& key) const {
-    auto it = seconds_.find({previous, key});
-    return it == seconds_.end() ? nullptr : &it->second;
+  struct Variant {
+    double seconds = 0;
+    std::shared_ptr<const StepEffect> effect;  // null: the device records none
+  };
+  // At most this many variants per pair (a pair whose state rarely repeats keeps its first ones).
+  static constexpr std::size_t kMaxVariants = 8;
+
+  // The variants of `key` after `previous` (empty when that pair never ran).
+  const std::vector<Variant>& find(const ShapeKey& previous, const ShapeKey& key) const {
+    static const std::vector<Variant> none;
+    auto it = variants_.find({previous, key});
+    return it == variants_.end() ? none : it->second;
   }
-  void store(const ShapeKey& previous, const ShapeKey& key, double seconds) {
-    seconds_.emplace(std::make_pair(previous, key), seconds);
+  void store(const ShapeKey& previous, const ShapeKey& key, Variant v) {
+    auto& list = variants_[{previous, key}];
+    if (list.size() < kMaxVariants) list.push_back(std::move(v));
   }
   // True the first time `key` is seen: its records are kept once.
   bool first_records(const ShapeKey& key) { return labelled_.insert(key).second; }
 
  private:
-  std::map<std::pair<ShapeKey, ShapeKey>, double> seconds_;
+  std::map<std::pair<ShapeKey, ShapeKey>, std::vector<Variant>> variants_;
   std::set<ShapeKey> labelled_;
 };
 

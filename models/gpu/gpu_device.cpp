@@ -102,6 +102,14 @@ class LoweredOps {
   std::vector<PackedKernel> scratch_;
 };
 
+// What a step did to the state a GPU carries into the next: its caches before and after, and what
+// its clock governor observed and set. A step that finds the caches as they were before runs
+// exactly as recorded from any governor state that sets the same clocks on the same spans.
+struct GpuStepEffect : StepEffect {
+  PartitionedCaches::State before, after;
+  GpuClockDomain::Recording clock;
+};
+
 class GpuDevice : public Device {
  public:
   explicit GpuDevice(const Config& config)
@@ -112,14 +120,37 @@ class GpuDevice : public Device {
   // Each op is lowered just before its kernels run (or its kernels of an earlier step reused), so
   // few CTAs are held at a time.
   std::vector<WorkRecord> run_step(const StepProgram& step) override {
+    std::shared_ptr<GpuStepEffect> effect;
+    last_effect_ = nullptr;
+    if (recording_) {
+      effect = std::make_shared<GpuStepEffect>();
+      effect->before = machine_.cache_state();
+      machine_.clock_domain().record(&effect->clock);
+    }
     std::vector<WorkRecord> records;
-    double start = sim_now();
-    for (std::size_t i = 0; i < step.order.size(); ++i) {
-      const auto& kernels = lowered_.get(step, i, chip_);
-      bool last_op = i + 1 == step.order.size();
-      for (const PackedKernel& k : kernels) records.push_back(machine_.run_kernel(k, start, last_op && &k == &kernels.back()));
+    try {
+      run_ops(step, records);
+    } catch (...) {
+      if (effect) machine_.clock_domain().record(nullptr);
+      throw;
+    }
+    if (effect) {
+      machine_.clock_domain().stop_recording();
+      effect->after = machine_.cache_state();
+      last_effect_ = std::move(effect);
     }
     return records;
+  }
+
+  void record_step_effects(bool on) override { recording_ = on; }
+  std::shared_ptr<const StepEffect> last_step_effect() override { return last_effect_; }
+  bool replay_step(const StepEffect& e, double seconds) override {
+    const auto* g = dynamic_cast<const GpuStepEffect*>(&e);
+    if (!g || machine_.cache_state() != g->before || !machine_.clock_domain().replay(g->clock)) return false;
+    sc_core::wait(to_sc_time(seconds));
+    machine_.set_cache_state(g->after);
+    machine_.clock_domain().replayed(g->clock);
+    return true;
   }
 
  private:
@@ -127,6 +158,17 @@ class GpuDevice : public Device {
   DeviceInfo info_;
   TileMachine machine_;
   LoweredOps lowered_;
+  bool recording_ = false;
+  std::shared_ptr<const StepEffect> last_effect_;
+
+  void run_ops(const StepProgram& step, std::vector<WorkRecord>& records) {
+    double start = sim_now();
+    for (std::size_t i = 0; i < step.order.size(); ++i) {
+      const auto& kernels = lowered_.get(step, i, chip_);
+      bool last_op = i + 1 == step.order.size();
+      for (const PackedKernel& k : kernels) records.push_back(machine_.run_kernel(k, start, last_op && &k == &kernels.back()));
+    }
+  }
 };
 
 }  // namespace

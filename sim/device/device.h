@@ -65,6 +65,13 @@ struct StepProgram {
   std::vector<TensorIds> tensors;  // indexed by vertex
 };
 
+// What one step did to the state a device carries into the next (its caches' contents, its clock
+// governor's history), recorded so that the same step can later take its time exactly instead of
+// running again (app/serving_step_cache.h). Opaque: only the device that made it reads it.
+struct StepEffect {
+  virtual ~StepEffect() = default;
+};
+
 class Device {
  public:
   static constexpr const char* kind_name = "device";
@@ -75,6 +82,16 @@ class Device {
   // Lowers and runs one step now (inside the runner's SystemC thread; may wait). Throws
   // UserError(workload) for an op the device cannot run (a dtype it lacks, a shape too large).
   virtual std::vector<WorkRecord> run_step(const StepProgram& step) = 0;
+
+  // Step reuse. While recording, each run_step keeps what it did to the carried state, which
+  // last_step_effect() hands over; null from a device that keeps no record (the caller then
+  // assumes what it assumed before: a step's time depends on the step and the one before).
+  virtual void record_step_effects(bool /*on*/) {}
+  virtual std::shared_ptr<const StepEffect> last_step_effect() { return nullptr; }
+  // If the step that left `effect` would, from the state the device is in now, run exactly as it
+  // did when recorded, takes its time (waits `seconds`) and leaves the device as that step left
+  // it, and returns true; else changes nothing, waits not, and returns false.
+  virtual bool replay_step(const StepEffect& /*effect*/, double /*seconds*/) { return false; }
 };
 
 }  // namespace hwsim

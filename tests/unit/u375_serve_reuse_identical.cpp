@@ -2,6 +2,9 @@
 // step again. The device's step time then differs only by SystemC's 1 fs time grid at another
 // absolute start (a few fs in a step of ~0.6 ms), so every count and schedule decision is the
 // same and every time agrees to 1e-9 relative. The same seed gives the same numbers bit for bit.
+// Under a power limit the clock governor's history carries from step to step too: a step is
+// reused only where the device would run it exactly as recorded (its caches as they were, its
+// governor setting the same clocks), and is left as that step left it (Device::replay_step).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -24,4 +27,28 @@ TEST_CASE("serve reuse: reused shapes give the schedule of re-simulated ones, th
   CHECK(serve_numbers("h100", spec) == reused);
   CHECK(serve_numbers("h100", "serve:model=llama3_8b,layers=1,requests=6,rate=200,prompt=uniform:8..40,output="
                               "uniform:2..12,seed=6,max_batch=4") != reused);
+}
+
+TEST_CASE("serve reuse: under a power limit reused steps give the numbers of re-simulated ones") {
+  // The governor throttles nearly all the time at both limits. At 100 W it holds the lowest clock,
+  // so steps replay (stop 29 took a pair's time whatever the governor's history: the run came out
+  // 3.7 % shorter than re-simulated); at 300 W its clocks depend on its history, so steps are
+  // simulated again (1.1 % off before).
+  const std::string spec = "serve:model=llama3_8b,layers=2,requests=12,rate=inf,prompt=64,output=12,max_batch=4";
+  auto simulated = [&](const std::vector<std::string>& sets) {
+    return serve_formatted("h100", spec, sets, [](const ServingMetrics& m) {
+      return fmt::format("{} {}", m.simulated_steps, m.engine_steps);
+    });
+  };
+  for (const char* limit : {"power.tdp=100W", "power.tdp=300W"}) {
+    CAPTURE(limit);
+    std::string reused = serve_numbers("h100", spec, {limit});
+    std::string fresh = serve_numbers("h100", spec + ",reuse=false", {limit});
+    INFO(reused);
+    INFO(fresh);
+    CHECK(lines_of(reused).size() == lines_of(fresh).size());
+    CHECK(same_within(reused, fresh, 1e-9));
+  }
+  CHECK(simulated({"power.tdp=100W"}) == "4 36");   // replayed
+  CHECK(simulated({"power.tdp=300W"}) == "36 36");  // every step simulated
 }

@@ -31,10 +31,10 @@ inline std::string write_trace(const std::string& name, const std::string& body)
   return path.string();
 }
 
-// Every serving number of `spec` on `chip` as text: hex floats, bit-exact.
-inline std::string serve_numbers(const std::string& chip, const std::string& spec) {
+// Every serving number of `spec` on `chip` (config overrides `sets`) as text: hex floats, bit-exact.
+inline std::string serve_numbers(const std::string& chip, const std::string& spec, const std::vector<std::string>& sets = {}) {
   return run_isolated([&] {
-    Config config = load_config(chip_file(chip), {});
+    Config config = load_config(chip_file(chip), sets);
     RunResult r = simulate(config, WorkloadCatalog::build(spec));
     const ServingMetrics& m = r.serving;
     std::string out = fmt::format("steps {} kv {} dur {:a} ttft {:a} {:a} tpot {:a} itl {:a} e2e {:a} {:a} pre {}\n",

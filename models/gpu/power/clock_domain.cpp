@@ -74,14 +74,8 @@ void GpuClockDomain::update() {
   double dt = now.time - last_.time;
   if (dt <= 0) return;
   double clock = governor_.clock();
-  GpuActivity a;
-  a.seconds = dt;
-  a.busy_sm_seconds = now.sm_busy - last_.sm_busy;
+  const GpuActivity a = activity_since_last(now);
   double work = now.sm_work - last_.sm_work;
-  if (kernel_) a.flops[std::size_t(dtype_)] = work * flops_per_work_, a.constant_data = constant_data_;
-  a.l2_bytes = now.l2 - last_.l2;
-  a.mall_bytes = now.mall - last_.mall;
-  a.hbm_bytes = now.hbm - last_.hbm;
   last_ = now;
   if (kernel_) {
     span_.seconds += dt, span_.clock_seconds += clock * dt;
@@ -93,7 +87,65 @@ void GpuClockDomain::update() {
   }
   GpuEnergy e = gpu_energy(params_, a, clock);
   double next = governor_.observe(dt, e.core(), e.memory());
+  if (recording_) recording_->observed.push_back({dt, e.core(), e.memory(), next});
   if (next != clock) apply_clock(next);
+}
+
+void GpuClockDomain::record(Recording* into) {
+  recording_ = nullptr;
+  if (!into) return;
+  update();
+  recording_ = into;
+  *into = Recording{governor_.clock(), {}, {}};
+}
+
+void GpuClockDomain::stop_recording() {
+  if (!recording_) return;
+  Counters now = read();
+  recording_->tail = {now.time - last_.time, now.sm_work - last_.sm_work, now.sm_busy - last_.sm_busy,
+                      now.l2 - last_.l2, now.mall - last_.mall, now.hbm - last_.hbm};
+  recording_ = nullptr;
+}
+
+void GpuClockDomain::replayed(const Recording& r) {
+  Counters now = read();
+  const Counters& t = r.tail;
+  last_ = {now.time - t.time, now.sm_work - t.sm_work, now.sm_busy - t.sm_busy, now.l2 - t.l2, now.mall - t.mall,
+           now.hbm - t.hbm};
+}
+
+GpuActivity GpuClockDomain::activity_since_last(const Counters& now) const {
+  GpuActivity a;
+  a.seconds = now.time - last_.time;
+  a.busy_sm_seconds = now.sm_busy - last_.sm_busy;
+  if (kernel_) a.flops[std::size_t(dtype_)] = (now.sm_work - last_.sm_work) * flops_per_work_, a.constant_data = constant_data_;
+  a.l2_bytes = now.l2 - last_.l2;
+  a.mall_bytes = now.mall - last_.mall;
+  a.hbm_bytes = now.hbm - last_.hbm;
+  return a;
+}
+
+GpuClockDomain::Observation GpuClockDomain::pending(Counters& now) {
+  now = read();
+  if (now.time <= last_.time) return {0, 0, 0, governor_.clock()};
+  GpuEnergy e = gpu_energy(params_, activity_since_last(now), governor_.clock());
+  return {now.time - last_.time, e.core(), e.memory(), governor_.clock()};
+}
+
+bool GpuClockDomain::replay(const Recording& r) {
+  if (kernel_) return false;
+  Counters now;
+  const Observation gap = pending(now);
+  DvfsGovernor g = governor_;
+  if (gap.seconds > 0) g.observe(gap.seconds, gap.core_joules, gap.memory_joules);
+  if (g.clock() != r.start_clock) return false;
+  for (const Observation& o : r.observed)
+    if (g.observe(o.seconds, o.core_joules, o.memory_joules) != o.clock) return false;
+  const double before = governor_.clock();
+  governor_ = g;
+  last_ = now;
+  if (governor_.clock() != before) apply_clock(governor_.clock());
+  return true;
 }
 
 void GpuClockDomain::tick() {

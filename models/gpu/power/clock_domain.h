@@ -55,10 +55,39 @@ class GpuClockDomain : public sc_core::sc_module {
   KernelPower kernel_finished(const Kernel& kernel, double busy_sm_seconds, double l2_bytes, double mall_bytes,
                               double hbm_bytes);
 
- private:
+  // Exact reuse of a step's time (app/serving_step_cache.h). The step depends on the governor
+  // only through the clocks it sets, so a step recorded as the spans the governor observed and
+  // the clocks it set runs alike from any governor state that sets the same clocks on them.
+  struct Observation {
+    double seconds, core_joules, memory_joules;
+    double clock;  // the clock the governor set after observing the span
+    bool operator==(const Observation&) const = default;
+  };
+  // What the resources had moved (cumulative), or moved over a span.
   struct Counters {
     double time = 0, sm_work = 0, sm_busy = 0, l2 = 0, mall = 0, hbm = 0;
+    bool operator==(const Counters&) const = default;
   };
+  struct Recording {
+    double start_clock = 0;  // the clock the step began at
+    std::vector<Observation> observed;
+    Counters tail;           // from the last observation to the step's end (a release's write-backs)
+    bool operator==(const Recording&) const = default;
+  };
+  // From now (between kernels) what the governor observes goes into `into`. The span since the
+  // last kernel is observed first, unrecorded: it is not the step's. stop_recording() at the
+  // step's end; record(nullptr) drops a recording (a step that failed).
+  void record(Recording* into);
+  void stop_recording();
+  // Whether the governor, after observing the span since the last kernel, would set the clocks of
+  // `r` from its state now; if so it observes that span, takes the state observing `r` leaves it
+  // in and applies its clock (true); else nothing changes (false).
+  bool replay(const Recording& r);
+  // The step `r` replayed has ended now: the next span counts from its last observation, with
+  // what the resources moved after it.
+  void replayed(const Recording& r);
+
+ private:
   // Clock-weighted sums over the kernel in flight, for pricing it at its clocks.
   struct KernelSpan {
     double seconds = 0, clock_seconds = 0, throttled = 0, static_joules = 0;
@@ -77,6 +106,12 @@ class GpuClockDomain : public sc_core::sc_module {
   DvfsGovernor governor_;
   Counters last_;
   KernelSpan span_;
+  Recording* recording_ = nullptr;
+  // What the resources did from the last update to `now` (FLOPs with a kernel in flight).
+  GpuActivity activity_since_last(const Counters& now) const;
+  // The span since the last update as update() would observe it (seconds 0: none), priced at the
+  // clock now; `now` gets the counters read.
+  Observation pending(Counters& now);
   const Kernel* kernel_ = nullptr;  // in flight (between kernel_started and kernel_finished)
   DType dtype_ = DType::fp32;
   bool constant_data_ = false;      // the kernel reads nothing: what it writes is one value

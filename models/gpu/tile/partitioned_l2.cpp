@@ -96,4 +96,18 @@ LevelBytes PartitionedCaches::release() {
   return out;
 }
 
+PartitionedCaches::State PartitionedCaches::state() const {
+  State s;
+  for (const auto& l2 : l2_) s.l2.push_back(l2.contents());
+  if (mall_) s.mall = mall_->contents();
+  s.written_back = written_back_;
+  return s;
+}
+
+void PartitionedCaches::set_state(const State& s) {
+  for (std::size_t i = 0; i < l2_.size(); ++i) l2_[i].set_contents(s.l2[i]);
+  if (mall_) mall_->set_contents(*s.mall);
+  written_back_ = s.written_back;
+}
+
 }  // namespace hwsim

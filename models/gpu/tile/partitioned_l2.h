@@ -55,6 +55,16 @@ class PartitionedCaches {
   int partitions() const { return int(l2_.size()); }
   bool has_mall() const { return mall_.has_value(); }
 
+  // Every level's contents and the write-backs not yet taken: all later accesses depend on.
+  struct State {
+    std::vector<CacheResidency::Contents> l2;
+    std::optional<CacheResidency::Contents> mall;
+    std::vector<WrittenBack> written_back;
+    bool operator==(const State&) const = default;
+  };
+  State state() const;
+  void set_state(const State& s);  // `s` from this object's state()
+
  private:
   LevelBytes spill();  // moves recorded L2 write-backs into the memory-side cache
   std::vector<CacheResidency> l2_;

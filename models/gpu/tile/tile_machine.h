@@ -47,6 +47,12 @@ class TileMachine : public sc_core::sc_module {
   // Process-wide; set it before a simulation starts.
   static void group_alike_ctas(bool on);
 
+  // What a step carries into the next (Device::replay_step): the caches' contents, and the clock
+  // domain that records and replays what its governor did.
+  PartitionedCaches::State cache_state() const { return caches_.state(); }
+  void set_cache_state(const PartitionedCaches::State& s) { caches_.set_state(s); }
+  GpuClockDomain& clock_domain() { return *clock_; }
+
  private:
   struct SmState {
     ResourceId resource;  // the SM's share of time in the flow network
