@@ -95,7 +95,7 @@ void print_serving_report(std::ostream& out, const RunResult& r) {
   row(out, "output tokens/s", fmt::format("{:.1f}  ({} tokens)", m.output_tokens_per_s, m.output_tokens));
   row(out, "total tokens/s", fmt::format("{:.1f}  (prompt {} + output {})", m.total_tokens_per_s, m.prompt_tokens,
                                          m.output_tokens));
-  row(out, "engine steps", fmt::format("{}  ({} passes simulated, the rest identical shapes reused)", m.engine_steps,
+  row(out, "engine steps", fmt::format("{}  ({} passes simulated, the rest repeats of earlier ones, reused)", m.engine_steps,
                                        m.simulated_steps));
   print_preemption(out, m);
   print_speculative(out, m);
