@@ -1,21 +1,12 @@
 // A cache level's contents (CacheResidency::contents) are everything later accesses depend on:
 // the bytes it counts as held are the exact sum of what it holds, whatever history led there, a
 // level given another's contents answers every access as that one does, and a level filled
-// exactly to its capacity by pieces with fractional bounds is full, not over.
+// exactly to its capacity is full, not over, though its ranges' lengths round a hair above.
 #include <doctest/doctest.h>
 
 #include "models/memory/cache_residency.h"
 
 using namespace hwsim;
-
-namespace {
-
-// Ranges of object 1 with fractional bounds, as a kernel's slices of a tensor block are.
-void slices(CacheResidency& l2, int pieces, double bytes) {
-  for (int i = 0; i < pieces; ++i) l2.read(1, bytes / pieces, bytes / pieces * i);
-}
-
-}  // namespace
 
 TEST_CASE("l2 contents: two histories that end holding the same objects count the same bytes") {
   // one: 0.1, 0.2, 0.3 bytes, the first evicted by the third (a double summed as it happened
@@ -51,12 +42,17 @@ TEST_CASE("l2 contents: a level given another's contents answers every access al
   CHECK(b.contents() == a.contents());
 }
 
-TEST_CASE("l2 contents: a level filled exactly by fractional slices is full, not over") {
-  // 1000 bytes as 7 slices of 142.857... bytes: the rounded pieces sum a hair off 1000, and the
-  // level must not evict for it
-  CacheResidency l2(1000.0);
-  l2.read(5, 0.0 + 1e-3);  // an old object to evict if the level counted itself over
-  slices(l2, 7, 1000.0 - 1e-3);
-  CHECK(l2.resident(5));
+TEST_CASE("l2 contents: a level filled exactly to its capacity is full, not over") {
+  // Two objects of `bytes` at a large fractional offset: each range's length, end - offset in
+  // doubles, comes out 6.6e-9 bytes above `bytes`, so the two count a hair over a capacity of
+  // exactly 2 x bytes. The level must not evict the first for it.
+  const double offset = 100000000.76377462, bytes = 1000.2550690257394;
+  REQUIRE((offset + bytes) - offset > bytes);
+  CacheResidency l2(2 * bytes);
+  l2.read(1, bytes, offset);
+  l2.read(2, bytes, offset);
   CHECK(l2.resident(1));
+  CHECK(l2.resident(2));
+  l2.read(3, 1.0);  // a byte more is over: the least recent goes
+  CHECK_FALSE(l2.resident(1));
 }

@@ -125,8 +125,8 @@ GpuActivity GpuClockDomain::activity_since_last(const Counters& now) const {
   return a;
 }
 
-GpuClockDomain::Observation GpuClockDomain::pending(Counters& now) {
-  now = read();
+GpuClockDomain::Observation GpuClockDomain::pending() {
+  const Counters now = read();
   if (now.time <= last_.time) return {0, 0, 0, governor_.clock()};
   GpuEnergy e = gpu_energy(params_, activity_since_last(now), governor_.clock());
   return {now.time - last_.time, e.core(), e.memory(), governor_.clock()};
@@ -134,16 +134,14 @@ GpuClockDomain::Observation GpuClockDomain::pending(Counters& now) {
 
 bool GpuClockDomain::replay(const Recording& r) {
   if (kernel_) return false;
-  Counters now;
-  const Observation gap = pending(now);
+  const Observation gap = pending();
   DvfsGovernor g = governor_;
   if (gap.seconds > 0) g.observe(gap.seconds, gap.core_joules, gap.memory_joules);
   if (g.clock() != r.start_clock) return false;
   for (const Observation& o : r.observed)
     if (g.observe(o.seconds, o.core_joules, o.memory_joules) != o.clock) return false;
   const double before = governor_.clock();
-  governor_ = g;
-  last_ = now;
+  governor_ = g;  // the counters restart when the step's time has passed (replayed)
   if (governor_.clock() != before) apply_clock(governor_.clock());
   return true;
 }

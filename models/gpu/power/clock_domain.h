@@ -61,18 +61,15 @@ class GpuClockDomain : public sc_core::sc_module {
   struct Observation {
     double seconds, core_joules, memory_joules;
     double clock;  // the clock the governor set after observing the span
-    bool operator==(const Observation&) const = default;
   };
   // What the resources had moved (cumulative), or moved over a span.
   struct Counters {
     double time = 0, sm_work = 0, sm_busy = 0, l2 = 0, mall = 0, hbm = 0;
-    bool operator==(const Counters&) const = default;
   };
   struct Recording {
     double start_clock = 0;  // the clock the step began at
     std::vector<Observation> observed;
     Counters tail;           // from the last observation to the step's end (a release's write-backs)
-    bool operator==(const Recording&) const = default;
   };
   // From now (between kernels) what the governor observes goes into `into`. The span since the
   // last kernel is observed first, unrecorded: it is not the step's. stop_recording() at the
@@ -80,8 +77,9 @@ class GpuClockDomain : public sc_core::sc_module {
   void record(Recording* into);
   void stop_recording();
   // Whether the governor, after observing the span since the last kernel, would set the clocks of
-  // `r` from its state now; if so it observes that span, takes the state observing `r` leaves it
-  // in and applies its clock (true); else nothing changes (false).
+  // `r` from its state now; if so it takes the state observing that span and `r` leaves it in and
+  // applies its clock (true), and replayed() follows once the step's time has passed; else
+  // nothing changes (false).
   bool replay(const Recording& r);
   // The step `r` replayed has ended now: the next span counts from its last observation, with
   // what the resources moved after it.
@@ -110,8 +108,8 @@ class GpuClockDomain : public sc_core::sc_module {
   // What the resources did from the last update to `now` (FLOPs with a kernel in flight).
   GpuActivity activity_since_last(const Counters& now) const;
   // The span since the last update as update() would observe it (seconds 0: none), priced at the
-  // clock now; `now` gets the counters read.
-  Observation pending(Counters& now);
+  // clock now.
+  Observation pending();
   const Kernel* kernel_ = nullptr;  // in flight (between kernel_started and kernel_finished)
   DType dtype_ = DType::fp32;
   bool constant_data_ = false;      // the kernel reads nothing: what it writes is one value
