@@ -102,12 +102,12 @@ double ServingEngine::run_pass(const StepPass& pass) {
 // A variant of the pair that applies to the device as it is now, its time taken (waited) and the
 // device left as that step left it; false, no time passed, when none applies.
 bool ServingEngine::take_reused(const ShapeKey& previous, const ShapeKey& key) {
-  for (const StepCache::Variant& v : shared_.cache.find(previous, key)) {
-    if (v.effect) {
-      if (device_->replay_step(*v.effect, v.seconds)) return true;
-      continue;
-    }
-    sc_core::wait(to_sc_time(v.seconds));
+  const std::vector<StepCache::Variant>& variants = shared_.cache.find(previous, key);
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const StepCache::Variant& v = variants[i];
+    if (v.effect && !device_->replay_step(*v.effect, v.seconds)) continue;
+    if (!v.effect) sc_core::wait(to_sc_time(v.seconds));
+    shared_.cache.used(previous, key, i);
     return true;
   }
   return false;

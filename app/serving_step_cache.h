@@ -10,6 +10,7 @@
 // (app/serving_pass); instances of one chip share the table (a device's time depends only on its
 // own steps; a tp instance whose collectives could meet other traffic on the links does not
 // reuse, app/serving_runner decides).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -28,18 +29,27 @@ class StepCache {
     double seconds = 0;
     std::shared_ptr<const StepEffect> effect;  // null: the device records none
   };
-  // At most this many variants per pair (a pair whose state rarely repeats keeps its first ones).
-  static constexpr std::size_t kMaxVariants = 8;
+  // At most this many variants per pair, most recently used first: a new one past it replaces
+  // the least recently used. Under a power limit a decode shape's first passes each start from
+  // another governor history (the clock settling after the shape changed) and are seldom met
+  // again; the one it settles into is met every pass after, so it must not be crowded out.
+  static constexpr std::size_t kMaxVariants = 32;
 
-  // The variants of `key` after `previous` (empty when that pair never ran).
+  // The variants of `key` after `previous` (empty when that pair never ran), most recent first.
   const std::vector<Variant>& find(const ShapeKey& previous, const ShapeKey& key) const {
     static const std::vector<Variant> none;
     auto it = variants_.find({previous, key});
     return it == variants_.end() ? none : it->second;
   }
+  // Variant `index` of find(previous, key) was taken: it becomes the most recent.
+  void used(const ShapeKey& previous, const ShapeKey& key, std::size_t index) {
+    auto& list = variants_.at({previous, key});
+    std::rotate(list.begin(), list.begin() + std::ptrdiff_t(index), list.begin() + std::ptrdiff_t(index) + 1);
+  }
   void store(const ShapeKey& previous, const ShapeKey& key, Variant v) {
     auto& list = variants_[{previous, key}];
-    if (list.size() < kMaxVariants) list.push_back(std::move(v));
+    if (list.size() == kMaxVariants) list.pop_back();
+    list.insert(list.begin(), std::move(v));
   }
   // True the first time `key` is seen: its records are kept once.
   bool first_records(const ShapeKey& key) { return labelled_.insert(key).second; }

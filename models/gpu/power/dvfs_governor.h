@@ -11,6 +11,9 @@
 // than the clock) later spans correct it: at the fixed point the averaged power is the limit.
 // Start "sustained": no history, the averages are those of what has run so far (bias-corrected);
 // "cold": an idle history of one window's weight, so the clock falls over about a window.
+#include <memory>
+#include <vector>
+
 #include "models/gpu/power/gpu_power_params.h"
 
 namespace hwsim {
@@ -33,9 +36,18 @@ class DvfsGovernor {
   double target(double core_watts_at_reference, double memory_watts) const;
 
  private:
+  // Static power and power scale at each whole clock step in [min clock, max clock], ascending
+  // (shared by copies: a replayed step copies the governor).
+  struct StepTable {
+    std::vector<double> clocks, static_watts, scale;
+  };
+  static std::shared_ptr<const StepTable> step_table(const GpuPowerParams& params);
   double quantise(double clock) const;
+  // target() by bisection over the clock range, then quantised.
+  double bisect(double core_watts_at_reference, double memory_watts) const;
 
   GpuPowerParams params_;
+  std::shared_ptr<const StepTable> steps_;
   double clock_;
   double core_average_ = 0;    // watts, SM-domain dynamic power at the reference clock
   double memory_average_ = 0;  // watts
