@@ -3,11 +3,11 @@
 // decides how SMs execute work: "tile" (the default) runs workloads as kernels of CTA tiles on a
 // TileMachine; "warp" runs kernel programs lane by lane (hwsim --kernel, app/cli/kernel_command)
 // and takes no op-graph workload.
-#include <cstring>
 #include <fmt/format.h>
 #include <variant>
 
 #include "models/gpu/gpu_chip.h"
+#include "models/gpu/tile/lowered_ops.h"
 #include "models/gpu/tile/tile_machine.h"
 #include "models/gpu/tile/tile_step_lowering.h"
 #include "sim/config/config.h"
@@ -26,11 +26,12 @@ DeviceInfo describe(const GpuChip& chip) {
                .summary_detail = chip.vocabulary.detail_waves, .compute_unit = chip.vocabulary.compute_units,
                .memory = {{"l2", chip.l2_bytes, chip.l2_bandwidth, chip.l2_latency, true},
                           {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
-               .tdp = chip.power.limit, .max_clock = chip.clock_hz, .schema = TileMachine::schema(chip)};
+               .tdp = chip.power.limit, .max_clock = chip.clock_hz,
+               .peak_clock = format_quantity(chip.clock_hz, Dimension::frequency) + ", gpu.sm.clock",
+               .schema = TileMachine::schema(chip)};
   const GpuMemoryLayout& m = chip.layout;
   if (m.has_mall()) d.memory.insert(d.memory.begin() + 1, {"mall", m.mall_bytes, m.mall_bandwidth, m.mall_latency, true});
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
-  d.peak_clock = format_quantity(chip.clock_hz, Dimension::frequency) + ", gpu.sm.clock";
   return d;
 }
 
@@ -41,66 +42,6 @@ GpuChip tile_chip(const Config& config) {
                    "(see workloads/kernels/README.md); op-graph workloads need gpu.core.model=tile");
   return chip;
 }
-
-// The kernels of a step's ops, lowered once and reused while an op stays the same: lowering is a
-// pure function of the op (name, class, shape), its tensor identities and its position in the step
-// (its L2 object ids), and a long generate's decode steps differ only in their attention ops.
-// Entries are kept within a budget of CTAs, so one huge step (a long prefill) is not held whole.
-class LoweredOps {
- public:
-  // The kernels of step.order[index] (valid until the next call).
-  const std::vector<PackedKernel>& get(const StepProgram& step, std::size_t index, const GpuChip& chip) {
-    OpVertex v = step.order[index];
-    const Op& op = (*step.graph)[v];
-    if (index < entries_.size() && entries_[index].same(op, step.tensors[v])) return entries_[index].kernels;
-    std::vector<PackedKernel> kernels;
-    for (Kernel& k : lower_tile_op(step, index, chip)) {
-      if (!chip.vocabulary.is_nvidia()) k.config = chip.vocabulary.reword(k.config);  // lowerings speak NVIDIA's words
-      kernels.push_back(PackedKernel::pack(std::move(k)));
-    }
-    if (index >= entries_.size()) entries_.resize(index + 1);
-    Entry& e = entries_[index];
-    held_ctas_ -= e.ctas;
-    e = Entry{};
-    std::size_t ctas = 0;
-    for (const PackedKernel& k : kernels) ctas += k.ctas.size();
-    if (held_ctas_ + ctas > kMaxHeldCtas) {  // not kept: used once
-      scratch_ = std::move(kernels);
-      return scratch_;
-    }
-    e.name = op.name, e.op_class = op.op_class, e.shape = op.shape, e.tensors = step.tensors[v];
-    e.kernels = std::move(kernels);
-    e.ctas = ctas;
-    e.valid = true;
-    held_ctas_ += ctas;
-    return e.kernels;
-  }
-
- private:
-  // About 5 MB of lowered CTAs at most (a decode step of an 8B model holds 30 thousand).
-  static constexpr std::size_t kMaxHeldCtas = std::size_t(1) << 16;
-  struct Entry {
-    bool valid = false;
-    std::string name, op_class;
-    Op::Shape shape;
-    TensorIds tensors;
-    std::vector<PackedKernel> kernels;
-    std::size_t ctas = 0;
-    // Byte-wise equal shapes are equal (a difference in padding only makes a needless miss).
-    bool same(const Op& op, const TensorIds& t) const {
-      if (!valid || !op.fused.empty() || op.name != name || op.op_class != op_class || op.shape.index() != shape.index() ||
-          t.input != tensors.input || t.output != tensors.output)
-        return false;
-      return std::visit([&](const auto& mine) {
-        using S = std::decay_t<decltype(mine)>;
-        return std::memcmp(&mine, &std::get<S>(op.shape), sizeof(S)) == 0;
-      }, shape);
-    }
-  };
-  std::vector<Entry> entries_;  // by position in the step
-  std::size_t held_ctas_ = 0;
-  std::vector<PackedKernel> scratch_;
-};
 
 // What a step did to the state a GPU carries into the next: its caches before and after, and what
 // its clock governor observed and set. A step that finds the caches as they were before runs
@@ -161,12 +102,16 @@ class GpuDevice : public Device {
   bool recording_ = false;
   std::shared_ptr<const StepEffect> last_effect_;
 
+  // Each kernel is lowered only when it is not replayed (LoweredOps keeps its summary).
   void run_ops(const StepProgram& step, std::vector<WorkRecord>& records) {
     double start = sim_now();
     for (std::size_t i = 0; i < step.order.size(); ++i) {
-      const auto& kernels = lowered_.get(step, i, chip_);
+      const std::vector<KernelSummary>& summaries = lowered_.summaries(step, i, chip_);
       bool last_op = i + 1 == step.order.size();
-      for (const PackedKernel& k : kernels) records.push_back(machine_.run_kernel(k, start, last_op && &k == &kernels.back()));
+      for (std::size_t k = 0; k < summaries.size(); ++k) {
+        auto lowered = [&, i, k]() -> const PackedKernel& { return lowered_.kernels(step, i, chip_)[k]; };
+        records.push_back(machine_.run_kernel(summaries[k], lowered, start, last_op && k + 1 == summaries.size()));
+      }
     }
   }
 };

@@ -87,24 +87,27 @@ void GpuClockDomain::update() {
   }
   GpuEnergy e = gpu_energy(params_, a, clock);
   double next = governor_.observe(dt, e.core(), e.memory());
-  if (recording_) recording_->observed.push_back({dt, e.core(), e.memory(), next});
+  for (Recording* r : recording_)
+    if (r) r->observed.push_back({dt, e.core(), e.memory(), next});
   if (next != clock) apply_clock(next);
 }
 
-void GpuClockDomain::record(Recording* into) {
-  recording_ = nullptr;
+void GpuClockDomain::record(Recording* into, Level level) {
+  Recording*& slot = recording_[int(level)];
+  slot = nullptr;
   if (!into) return;
   update();
-  recording_ = into;
+  slot = into;
   *into = Recording{governor_.clock(), {}, {}};
 }
 
-void GpuClockDomain::stop_recording() {
-  if (!recording_) return;
+void GpuClockDomain::stop_recording(Level level) {
+  Recording*& slot = recording_[int(level)];
+  if (!slot) return;
   Counters now = read();
-  recording_->tail = {now.time - last_.time, now.sm_work - last_.sm_work, now.sm_busy - last_.sm_busy,
-                      now.l2 - last_.l2, now.mall - last_.mall, now.hbm - last_.hbm};
-  recording_ = nullptr;
+  slot->tail = {now.time - last_.time, now.sm_work - last_.sm_work, now.sm_busy - last_.sm_busy,
+                now.l2 - last_.l2, now.mall - last_.mall, now.hbm - last_.hbm};
+  slot = nullptr;
 }
 
 void GpuClockDomain::replayed(const Recording& r) {
@@ -141,7 +144,10 @@ bool GpuClockDomain::replay(const Recording& r) {
   for (const Observation& o : r.observed)
     if (g.observe(o.seconds, o.core_joules, o.memory_joules) != o.clock) return false;
   const double before = governor_.clock();
+  if (gap.seconds > 0) update();  // the gap, observed for real (a step recording in progress takes it)
   governor_ = g;  // the counters restart when the step's time has passed (replayed)
+  for (Recording* into : recording_)
+    if (into) into->observed.insert(into->observed.end(), r.observed.begin(), r.observed.end());
   if (governor_.clock() != before) apply_clock(governor_.clock());
   return true;
 }

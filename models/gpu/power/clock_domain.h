@@ -71,17 +71,20 @@ class GpuClockDomain : public sc_core::sc_module {
     std::vector<Observation> observed;
     Counters tail;           // from the last observation to the step's end (a release's write-backs)
   };
-  // From now (between kernels) what the governor observes goes into `into`. The span since the
-  // last kernel is observed first, unrecorded: it is not the step's. stop_recording() at the
-  // step's end; record(nullptr) drops a recording (a step that failed).
-  void record(Recording* into);
-  void stop_recording();
+  // Recordings are kept at two levels at once: a step's (app/serving_step_cache.h) and a kernel's
+  // (models/gpu/tile/kernel_replay.h), the kernel's inside the step's.
+  enum class Level { step, kernel };
+  // From now (between kernels) what the governor observes goes into `into` too. The span since the
+  // last kernel is observed first, unrecorded at this level: it is not the step's (the kernel's).
+  // stop_recording() at its end; record(nullptr) drops a recording (a step that failed).
+  void record(Recording* into, Level level = Level::step);
+  void stop_recording(Level level = Level::step);
   // Whether the governor, after observing the span since the last kernel, would set the clocks of
   // `r` from its state now; if so it takes the state observing that span and `r` leaves it in and
-  // applies its clock (true), and replayed() follows once the step's time has passed; else
-  // nothing changes (false).
+  // applies its clock (true; a step recording in progress takes r's observations), and replayed()
+  // follows once r's time has passed; else nothing changes (false).
   bool replay(const Recording& r);
-  // The step `r` replayed has ended now: the next span counts from its last observation, with
+  // The span `r` replayed has ended now: the next span counts from its last observation, with
   // what the resources moved after it.
   void replayed(const Recording& r);
 
@@ -104,7 +107,7 @@ class GpuClockDomain : public sc_core::sc_module {
   DvfsGovernor governor_;
   Counters last_;
   KernelSpan span_;
-  Recording* recording_ = nullptr;
+  Recording* recording_[2] = {nullptr, nullptr};  // by Level
   // What the resources did from the last update to `now` (FLOPs with a kernel in flight).
   GpuActivity activity_since_last(const Counters& now) const;
   // The span since the last update as update() would observe it (seconds 0: none), priced at the

@@ -84,12 +84,36 @@ std::vector<WorkRecord> TileMachine::run_kernels(const std::vector<Kernel>& kern
   return records;
 }
 
-WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start, bool last_of_step) {
+WorkRecord TileMachine::kernel_record(const KernelSummary& summary, double step_start) const {
+  const Kernel& kernel = summary.kernel;
+  const std::size_t ctas = summary.ctas;
+  WorkRecord r;
+  r.name = kernel.name;
+  r.op_class = kernel.op_class;
+  r.config = kernel.config;
+  r.dtype = std::string(dtype_name(kernel.dtype));
+  r.start = sim_now() - step_start;
+  r.flops = kernel.flops;
+  r.min_bytes = kernel.min_bytes;
+  r.peak_flop_rate = kernel.peak_flop_rate;
+  r.peak_memory_bandwidth = chip_.hbm_bandwidth;
+  r.launch = chip_.launch_overhead;
+  // Kind-specific details: the grid and how it fills the chip.
+  int sms_used = int(std::min<std::size_t>(ctas, std::size_t(chip_.sm_count)));
+  double waves = double(ctas) / (double(chip_.sm_count) * kernel.ctas_per_sm);
+  r.schema = schema_;
+  r.details = {double(ctas), double(kernel.ctas_per_sm), double(sms_used), waves};
+  return r;
+}
+
+WorkRecord TileMachine::simulate_kernel(const PackedKernel& packed, WorkRecord record, double step_start,
+                                        bool last_of_step) {
   auto& net = flows_.network();
   const Kernel& kernel = packed.kernel;
   const std::size_t ctas = packed.ctas.size();
   KernelRun run;
   run.packed = &packed, run.kernel = &kernel, run.start = sim_now();
+  run.record = std::move(record);
   groups_used_ = 0;
   member_sm_.clear();
   member_resource_.clear();
@@ -97,21 +121,6 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
   member_sm_.reserve(ctas);
   member_resource_.reserve(ctas);
   member_cta_.reserve(ctas);
-  run.record.name = kernel.name;
-  run.record.op_class = kernel.op_class;
-  run.record.config = kernel.config;
-  run.record.dtype = std::string(dtype_name(kernel.dtype));
-  run.record.start = sim_now() - step_start;
-  run.record.flops = kernel.flops;
-  run.record.min_bytes = kernel.min_bytes;
-  run.record.peak_flop_rate = kernel.peak_flop_rate;
-  run.record.peak_memory_bandwidth = chip_.hbm_bandwidth;
-  run.record.launch = chip_.launch_overhead;
-  // Kind-specific details: the grid and how it fills the chip.
-  int sms_used = int(std::min<std::size_t>(ctas, std::size_t(chip_.sm_count)));
-  double waves = double(ctas) / (double(chip_.sm_count) * kernel.ctas_per_sm);
-  run.record.schema = schema_;
-  run.record.details = {double(ctas), double(kernel.ctas_per_sm), double(sms_used), waves};
   for (auto& s : sms_) s.busy_total = 0;
   // Bytes through l2, hbm[, mall], in one pass over the flows.
   const TallyId levels[] = {l2_tally_, hbm_tally_, mall_tally_};

@@ -6,6 +6,7 @@
 // step waits for a timer or a flow completion.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/kernel.h"
 #include "models/gpu/power/clock_domain.h"
+#include "models/gpu/tile/kernel_replay.h"
 #include "models/gpu/tile/packed_kernel.h"
 #include "models/gpu/tile/partitioned_l2.h"
 #include "sim/engine/flow_host.h"
@@ -32,6 +34,10 @@ class TileMachine : public sc_core::sc_module {
   // Runs one kernel now; its record's times are from `step_start` (a simulated time). The last
   // kernel of a step (`last_of_step`) also waits for the step's dirty L2 data to be written back.
   WorkRecord run_kernel(const PackedKernel& kernel, double step_start, bool last_of_step);
+  // The same for the kernel `summary` stands for: `lowered` gives the kernel itself, asked only
+  // when the kernel is not replayed (tile_machine_replay.cpp).
+  WorkRecord run_kernel(const KernelSummary& summary, const std::function<const PackedKernel&()>& lowered,
+                        double step_start, bool last_of_step);
 
   // What its records hold: traffic at l2 and hbm; details ctas (summed over a run), ctas_per_sm,
   // sms_used and waves = CTAs ÷ (SMs × CTAs per SM) (per kernel only).
@@ -46,6 +52,17 @@ class TileMachine : public sc_core::sc_module {
   // CTAs that finish at one instant retire in grid order either way. The switch is for that test.
   // Process-wide; set it before a simulation starts.
   static void group_alike_ctas(bool on);
+
+  // Whether a kernel whose renamed shape and caches match a recorded run, from a governor that
+  // sets the recorded clocks, takes that run's outcome instead of being simulated (the default;
+  // kernel_replay.h). Off, every kernel is simulated: every record agrees within 1e-8 (the
+  // absolute time's rounding; u426). Process-wide; set it before a simulation starts.
+  static void replay_kernels(bool on);
+  // Kernels of this process replayed, and simulated (one simulation per process).
+  struct ReplayCounts {
+    std::uint64_t replayed = 0, simulated = 0;
+  };
+  static ReplayCounts process_replay_counts();
 
   // What a step carries into the next (Device::replay_step): the caches' contents, and the clock
   // domain that records and replays what its governor did.
@@ -122,6 +139,14 @@ class TileMachine : public sc_core::sc_module {
   };
 
 
+  // The record's figures that follow from the kernel alone, its start from `step_start`.
+  WorkRecord kernel_record(const KernelSummary& kernel, double step_start) const;
+  // Runs the kernel, completing `record` (run_kernel without replay).
+  WorkRecord simulate_kernel(const PackedKernel& kernel, WorkRecord record, double step_start, bool last_of_step);
+  // Kernel replay (tile_machine_replay.cpp): a recorded outcome of `key` the governor accepts,
+  // taken (waits) into `record`; false when none applies.
+  bool replay_kernel(const KernelReplays::Key& key, const KernelNames& names, const RenamedState& before,
+                     WorkRecord& record, double step_start);
   // SM-seconds with resident CTAs since the machine started, summed over SMs, up to now.
   double resident_sm_seconds() const;
   void account(const Kernel& kernel, KernelRun& run, double duration, double busy);
@@ -175,6 +200,7 @@ class TileMachine : public sc_core::sc_module {
   double resident_closed_ = 0;
   double instant_ = 0;  // sim_now() at the dispatch or retirement in progress  // SM-seconds of residency that ended (resident_sm_seconds)
   std::unique_ptr<GpuClockDomain> clock_;  // SM clock under the power governor; kernels' energy
+  KernelReplays replays_;                  // recorded kernel runs (replay_kernels)
   sc_core::sc_event kernel_done_, release_done_;
 };
 

@@ -1,0 +1,70 @@
+#pragma once
+// Exact reuse of a kernel's simulation inside and across steps (docs/architecture.md, "Kernel
+// replay"). Between kernels the tile machine is idle: no flow, no timer, no resident CTA. A
+// kernel's run is then a function of the kernel, the caches' contents and the clocks the power
+// governor sets during it, and of nothing else but the absolute time (SystemC's 1 fs grid and the
+// flow network's doubles round at ~1e-11 of a kernel's time). So a kernel whose renamed shape and
+// renamed caches (kernel_names.h) equal those of a recorded run, from a governor that would set
+// the recorded clocks on the recorded spans, runs as recorded: the machine takes the recorded
+// time, record and caches after it, and the governor the state those spans leave it in. A decode
+// step of Llama-3-8B at batch 256 runs 739 kernels of 27 such (kernel, caches) classes.
+#include <list>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "models/gpu/power/clock_domain.h"
+#include "models/gpu/tile/kernel_names.h"
+#include "sim/engine/systemc.h"
+#include "sim/result.h"
+
+namespace hwsim {
+
+// What a recorded kernel run did: its time from launch to end, the record's figures it computed,
+// the caches after it (renamed like those before) and what the governor observed and set.
+struct KernelOutcome {
+  sc_core::sc_time duration;
+  Figures<kMaxLevels> traffic;
+  TimeBreakdown breakdown;
+  double energy = 0, clock = 0, throttled = 0;
+  Figures<kMaxEnergyParts> energy_parts;
+  PartitionedCaches::State after;
+  GpuClockDomain::Recording governor;
+  std::size_t bytes() const;  // memory held, roughly
+};
+
+class KernelReplays {
+ public:
+  // Recorded runs of a kernel (its digest), as the last of a step or not, from caches of `state`'s
+  // digest, most recently used first.
+  struct Key {
+    Digest kernel, state;
+    bool last_of_step;
+    bool operator==(const Key&) const = default;
+  };
+  std::vector<std::shared_ptr<const KernelOutcome>>* find(const Key& key);
+  // Outcome `index` of find(key) was taken: it becomes the most recent.
+  void used(const Key& key, std::size_t index);
+  void store(const Key& key, std::shared_ptr<const KernelOutcome> outcome);
+
+  // At most this many outcomes per key (their governor histories differ), and this many bytes in
+  // all: the least recently used key goes first.
+  static constexpr std::size_t kMaxPerKey = 8;
+  static constexpr std::size_t kMaxBytes = std::size_t(64) << 20;
+
+ private:
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const { return DigestHash{}(k.kernel) ^ (DigestHash{}(k.state) * 31) ^ k.last_of_step; }
+  };
+  struct Entry {
+    std::vector<std::shared_ptr<const KernelOutcome>> outcomes;
+    std::list<Key>::iterator age;
+    std::size_t bytes = 0;
+  };
+  void touch(Entry& e);
+  std::unordered_map<Key, Entry, KeyHash> entries_;
+  std::list<Key> ages_;  // most recently used first
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace hwsim
