@@ -21,22 +21,30 @@ void FlowHost::wake_in_this_instant() {
 }
 
 void FlowHost::start(FlowSpec spec, std::function<void()> on_done) {
-  network_.advance_to(sim_now());
+  network_.advance_to(now());
   network_.start(std::move(spec), std::move(on_done));
   wake_in_this_instant();
 }
 
 void FlowHost::start_group(FlowSpec spec, FlowMembers group, FlowNetwork::MembersDone on_done) {
-  network_.advance_to(sim_now());
+  network_.advance_to(now());
   network_.start_group(std::move(spec), group, std::move(on_done));
   wake_in_this_instant();
 }
 
 void FlowHost::set_capacities(const std::vector<std::pair<ResourceId, double>>& capacities) {
-  network_.advance_to(sim_now());
+  network_.advance_to(now());
   for (const auto& [resource, capacity] : capacities) network_.set_capacity(resource, capacity);
   wakeup_.cancel();
   wakeup_.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool FlowHost::restart() {
+  if (network_.active_flows() > 0) return false;
+  network_.restart();
+  origin_ = sc_core::sc_time_stamp();
+  last_wakeup_ = -1, wakeups_without_progress_ = 0;
+  return true;
 }
 
 void FlowHost::on_wakeup() {
@@ -49,7 +57,7 @@ void FlowHost::on_wakeup() {
 }
 
 void FlowHost::finish_due() {
-  double now = sim_now();
+  double now = this->now();
   network_.advance_to(now);
   network_.take_finished_callbacks(finished_);
   // A wake-up that finishes nothing at the same instant as the last one means the completion
@@ -71,7 +79,7 @@ void FlowHost::reschedule() {
   wakeup_.cancel();
   delta_pending_ = false;
   if (!std::isfinite(next)) return;
-  double delay = std::max(0.0, next - sim_now());
+  double delay = std::max(0.0, next - now());
   require_in_range(next);
   // Round up to the resolution so the flow is surely finished when we wake.
   wakeup_.notify(sc_core::sc_time(std::ceil(delay * 1e15), sc_core::SC_FS));

@@ -16,6 +16,12 @@ class FlowHost : public sc_core::sc_module {
   explicit FlowHost(sc_core::sc_module_name name);
 
   FlowNetwork& network() { return network_; }
+  // The network's time: seconds since the origin (the start of the simulation unless restarted).
+  double now() const { return seconds_of(sc_core::sc_time_stamp() - origin_); }
+  // With no flow live: the origin moves to now and the network restarts (FlowNetwork::restart), so
+  // what follows is computed in times and sums measured from here, the same bits at any absolute
+  // time; false (nothing changes) while a flow is live.
+  bool restart();
 
   // Starts a flow now; `on_done` runs when it completes.
   void start(FlowSpec spec, std::function<void()> on_done);
@@ -36,6 +42,7 @@ class FlowHost : public sc_core::sc_module {
   sc_core::sc_event wakeup_;
   bool delta_pending_ = false;  // wakeup_ is notified for the next delta cycle
   std::vector<FlowNetwork::Finished> finished_;  // reused by finish_due
+  sc_core::sc_time origin_ = sc_core::SC_ZERO_TIME;
   double last_wakeup_ = -1;
   int wakeups_without_progress_ = 0;
 };

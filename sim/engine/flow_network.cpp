@@ -161,6 +161,12 @@ void FlowNetwork::tally_bytes(std::span<const TallyId> tallies, std::span<double
   }
 }
 
+void FlowNetwork::restart() {
+  if (flows_.size() > 0) throw std::logic_error("FlowNetwork::restart with flows live");
+  now_ = 0;
+  for (auto& t : tallies_) t.clear();
+}
+
 std::size_t FlowNetwork::active_flows() const {
   std::size_t n = 0;
   for (const auto& f : flows_) n += f.count();

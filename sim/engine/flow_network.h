@@ -166,6 +166,10 @@ class FlowNetwork {
   std::vector<FlowId> take_finished();
 
   double now() const { return now_; }
+  // With no flow live: time restarts at 0, and every tally at 0 bytes (what a host measuring each
+  // unit of work in its own frame needs: sums and times that do not carry the rounding of a
+  // long history). Throws std::logic_error while a flow is live.
+  void restart();
   // Flows running, a group's members each counted.
   std::size_t active_flows() const;
   double current_rate(FlowId id);

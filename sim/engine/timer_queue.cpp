@@ -11,7 +11,7 @@ TimerQueue::TimerQueue(sc_core::sc_module_name name) : sc_core::sc_module(name) 
 }
 
 void TimerQueue::after(double seconds, std::function<void()> callback) {
-  double now = sim_now();
+  double now = this->now();
   require_in_range(now + seconds);
   // Deadlines live on the femtosecond grid, as sc_time does, so comparisons are exact.
   double when = std::ceil((now + std::max(0.0, seconds)) * 1e15) / 1e15;
@@ -26,6 +26,13 @@ void TimerQueue::after(double seconds, std::function<void()> callback) {
   }
   timers_.push(Timer{when, sequence_++, slot});
   arm(now);
+}
+
+bool TimerQueue::restart() {
+  if (!timers_.empty()) return false;
+  origin_ = sc_core::sc_time_stamp();
+  armed_for_ = kNotArmed;
+  return true;
 }
 
 // The wake-up is notified only when the earliest deadline moved earlier: a pending notification
@@ -47,7 +54,7 @@ void TimerQueue::on_wakeup() {
 
 void TimerQueue::fire_due() {
   armed_for_ = kNotArmed;  // the notification that woke us is spent
-  double now = sim_now();
+  double now = this->now();
   while (!timers_.empty() && timers_.top().when <= now + 0.5e-15) {
     std::uint32_t slot = timers_.top().slot;
     timers_.pop();

@@ -16,6 +16,9 @@ class TimerQueue : public sc_core::sc_module {
   SC_HAS_PROCESS(TimerQueue);
   explicit TimerQueue(sc_core::sc_module_name name);
   void after(double seconds, std::function<void()> callback);
+  // With no timer pending: deadlines are reckoned from now on (the same bits at any absolute
+  // time: FlowHost::restart); false (nothing changes) while a timer is pending.
+  bool restart();
 
  private:
   // The heap holds small keys; callbacks wait in slots (reused through a free list), so heap
@@ -31,6 +34,8 @@ class TimerQueue : public sc_core::sc_module {
   void on_wakeup();  // SC_METHOD: fire_due(), a failure handed to fail_simulation()
   void fire_due();   // runs the callbacks due now, re-arms for the next deadline
   void arm(double now);  // notifies the wake-up for the earliest deadline, unless it already is
+  double now() const { return seconds_of(sc_core::sc_time_stamp() - origin_); }  // since the origin
+  sc_core::sc_time origin_ = sc_core::SC_ZERO_TIME;
   static constexpr double kNotArmed = std::numeric_limits<double>::infinity();
   double armed_for_ = kNotArmed;  // the deadline wakeup_ is notified for
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;

@@ -82,20 +82,6 @@ inline double field(const std::string& line, int i) {
   return std::strtod(w.c_str(), nullptr);
 }
 
-// Same words; numbers (hex floats) equal to `rel`, integers and other words exactly.
-inline bool same_within(const std::string& a, const std::string& b, double rel) {
-  std::istringstream x(a), y(b);
-  std::string u, v;
-  while (x >> u) {
-    if (!(y >> v)) return false;
-    if (u == v) continue;
-    char *eu = nullptr, *ev = nullptr;
-    double p = std::strtod(u.c_str(), &eu), q = std::strtod(v.c_str(), &ev);
-    if (*eu || *ev || u.find("0x") != 0 || std::abs(p - q) > rel * std::max(std::abs(p), std::abs(q))) return false;
-  }
-  return !(y >> v);
-}
-
 // The value after `key ` on the first line starting with `prefix`.
 inline std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
   std::vector<std::string> out;

@@ -45,9 +45,9 @@ GpuClockDomain::GpuClockDomain(sc_core::sc_module_name name, const GpuChip& chip
 
 GpuClockDomain::Counters GpuClockDomain::read() {
   FlowNetwork& net = flows_.network();
-  net.advance_to(sim_now());
+  net.advance_to(flows_.now());
   Counters c;
-  c.time = sim_now();
+  c.time = sc_core::sc_time_stamp();
   // The byte counts in one pass over the flows: SMs, L2 partitions, device memory, [MALL].
   const TallyId tallies[] = {resources_.sm_tally, resources_.l2_tally, resources_.hbm_tally, resources_.mall_tally};
   double bytes[4] = {};
@@ -69,9 +69,9 @@ void GpuClockDomain::apply_clock(double clock) {
 }
 
 void GpuClockDomain::update() {
-  if (sim_now() <= last_.time) return;  // nothing happened since (a kernel starts as the last ended)
+  if (sc_core::sc_time_stamp() <= last_.time) return;  // nothing happened since (a kernel starts as the last ended)
   Counters now = read();
-  double dt = now.time - last_.time;
+  double dt = seconds_of(now.time - last_.time);
   if (dt <= 0) return;
   double clock = governor_.clock();
   const GpuActivity a = activity_since_last(now);
@@ -110,6 +110,8 @@ void GpuClockDomain::stop_recording(Level level) {
   slot = nullptr;
 }
 
+void GpuClockDomain::restart_counters() { last_ = read(); }
+
 void GpuClockDomain::replayed(const Recording& r) {
   Counters now = read();
   const Counters& t = r.tail;
@@ -119,7 +121,7 @@ void GpuClockDomain::replayed(const Recording& r) {
 
 GpuActivity GpuClockDomain::activity_since_last(const Counters& now) const {
   GpuActivity a;
-  a.seconds = now.time - last_.time;
+  a.seconds = seconds_of(now.time - last_.time);
   a.busy_sm_seconds = now.sm_busy - last_.sm_busy;
   if (kernel_) a.flops[std::size_t(dtype_)] = (now.sm_work - last_.sm_work) * flops_per_work_, a.constant_data = constant_data_;
   a.l2_bytes = now.l2 - last_.l2;
@@ -132,7 +134,7 @@ GpuClockDomain::Observation GpuClockDomain::pending() {
   const Counters now = read();
   if (now.time <= last_.time) return {0, 0, 0, governor_.clock()};
   GpuEnergy e = gpu_energy(params_, activity_since_last(now), governor_.clock());
-  return {now.time - last_.time, e.core(), e.memory(), governor_.clock()};
+  return {seconds_of(now.time - last_.time), e.core(), e.memory(), governor_.clock()};
 }
 
 bool GpuClockDomain::replay(const Recording& r) {

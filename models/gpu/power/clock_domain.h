@@ -64,7 +64,8 @@ class GpuClockDomain : public sc_core::sc_module {
   };
   // What the resources had moved (cumulative), or moved over a span.
   struct Counters {
-    double time = 0, sm_work = 0, sm_busy = 0, l2 = 0, mall = 0, hbm = 0;
+    sc_core::sc_time time;  // spans are differences of whole femtoseconds: the same at any time
+    double sm_work = 0, sm_busy = 0, l2 = 0, mall = 0, hbm = 0;
   };
   struct Recording {
     double start_clock = 0;  // the clock the step began at
@@ -84,6 +85,11 @@ class GpuClockDomain : public sc_core::sc_module {
   // applies its clock (true; a step recording in progress takes r's observations), and replayed()
   // follows once r's time has passed; else nothing changes (false).
   bool replay(const Recording& r);
+  // Between kernels: the span since the last update is observed now.
+  void observe() { update(); }
+  // The resources' counters (the network's tallies, the resident SM-seconds) restarted at zero
+  // just now, after observe(): the next span counts from here (FlowHost::restart).
+  void restart_counters();
   // The span `r` replayed has ended now: the next span counts from its last observation, with
   // what the resources moved after it.
   void replayed(const Recording& r);

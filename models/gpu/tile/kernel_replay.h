@@ -1,13 +1,14 @@
 #pragma once
 // Exact reuse of a kernel's simulation inside and across steps (docs/architecture.md, "Kernel
-// replay"). Between kernels the tile machine is idle: no flow, no timer, no resident CTA. A
+// replay"). Between kernels the tile machine is idle: no flow, no timer, no resident CTA, and it
+// simulates each kernel in times and sums measured from the kernel's start (restart_frame). A
 // kernel's run is then a function of the kernel, the caches' contents and the clocks the power
-// governor sets during it, and of nothing else but the absolute time (SystemC's 1 fs grid and the
-// flow network's doubles round at ~1e-11 of a kernel's time). So a kernel whose renamed shape and
+// governor sets during it, and of nothing else. So a kernel whose renamed shape and
 // renamed caches (kernel_names.h) equal those of a recorded run, from a governor that would set
 // the recorded clocks on the recorded spans, runs as recorded: the machine takes the recorded
 // time, record and caches after it, and the governor the state those spans leave it in. A decode
-// step of Llama-3-8B at batch 256 runs 739 kernels of 27 such (kernel, caches) classes.
+// step of Llama-3-8B at batch 256 runs 739 kernels of 27 such (kernel, caches) classes. Replayed or
+// simulated, every record is the same bits (u426).
 #include <list>
 #include <memory>
 #include <unordered_map>

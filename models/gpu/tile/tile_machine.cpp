@@ -38,8 +38,19 @@ TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
   clock_ = std::make_unique<GpuClockDomain>("clock", chip, flows_, std::move(clocked));
 }
 
+// Between kernels the machine is idle: the flow network, the timers and the resident SM-seconds
+// restart at zero, and the clock domain counts from there, so a kernel is simulated in times and
+// sums measured from its own start (the same bits at any absolute time: kernel replay). Only the
+// span since the last kernel is observed first, as it was.
+void TileMachine::restart_frame() {
+  clock_->observe();
+  if (!flows_.restart() || !timers_.restart()) return;  // never: kernels run one after another
+  resident_closed_ = 0;
+  clock_->restart_counters();
+}
+
 double TileMachine::resident_sm_seconds() const {
-  double total = resident_closed_, now = sim_now();
+  double total = resident_closed_, now = flows_.now();
   for (const auto& s : sms_)
     if (s.active > 0) total += now - s.busy_since;
   return total;
@@ -111,8 +122,9 @@ WorkRecord TileMachine::simulate_kernel(const PackedKernel& packed, WorkRecord r
   auto& net = flows_.network();
   const Kernel& kernel = packed.kernel;
   const std::size_t ctas = packed.ctas.size();
+  restart_frame();
   KernelRun run;
-  run.packed = &packed, run.kernel = &kernel, run.start = sim_now();
+  run.packed = &packed, run.kernel = &kernel, run.start = flows_.now();
   run.record = std::move(record);
   groups_used_ = 0;
   member_sm_.clear();
@@ -147,9 +159,9 @@ WorkRecord TileMachine::simulate_kernel(const PackedKernel& packed, WorkRecord r
   // more than L2 holds (a fill) from finishing before its bytes reach memory.
   if (chip_.layout.partitions > 1 || last_of_step) release_partitions();
 
-  double end = sim_now();
+  double end = flows_.now();
   net.advance_to(end);
-  run.record.end = end - step_start;
+  run.record.end = sim_now() - step_start;
   level_bytes(after);
   if (chip_.layout.has_mall())
     run.record.traffic = {after[0] - before[0], after[2] - before[2], after[1] - before[1]};
@@ -185,7 +197,7 @@ void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration,
 }
 
 void TileMachine::dispatch(KernelRun& run) {
-  instant_ = sim_now();
+  instant_ = flows_.now();
   if (chip_.layout.partitions > 1) return dispatch_partitioned(run);
   // Breadth-first over SMs, as the hardware's block scheduler spreads a grid.
   const std::size_t n = run.packed->ctas.size();
@@ -337,7 +349,7 @@ void TileMachine::finish_ctas(CtaGroup& g, std::size_t begin, std::size_t end) {
 // they were grouped.
 void TileMachine::retire(KernelRun& run) {
   run.retire_armed = false;
-  instant_ = sim_now();
+  instant_ = flows_.now();
   sort_finishing();
   for (const Finishing& f : finishing_) {
     sm_leave(f.sm);

@@ -55,8 +55,8 @@ class TileMachine : public sc_core::sc_module {
 
   // Whether a kernel whose renamed shape and caches match a recorded run, from a governor that
   // sets the recorded clocks, takes that run's outcome instead of being simulated (the default;
-  // kernel_replay.h). Off, every kernel is simulated: every record agrees within 1e-8 (the
-  // absolute time's rounding; u426). Process-wide; set it before a simulation starts.
+  // kernel_replay.h). Off, every kernel is simulated: every record is the same, bit for bit
+  // (u426). Process-wide; set it before a simulation starts.
   static void replay_kernels(bool on);
   // Kernels of this process replayed, and simulated (one simulation per process).
   struct ReplayCounts {
@@ -147,7 +147,8 @@ class TileMachine : public sc_core::sc_module {
   // taken (waits) into `record`; false when none applies.
   bool replay_kernel(const KernelReplays::Key& key, const KernelNames& names, const RenamedState& before,
                      WorkRecord& record, double step_start);
-  // SM-seconds with resident CTAs since the machine started, summed over SMs, up to now.
+  void restart_frame();  // the kernel about to run counts times and sums from now
+  // SM-seconds with resident CTAs since the frame started, summed over SMs, up to now.
   double resident_sm_seconds() const;
   void account(const Kernel& kernel, KernelRun& run, double duration, double busy);
   void dispatch(KernelRun& run);                  // fill free slots
@@ -197,8 +198,8 @@ class TileMachine : public sc_core::sc_module {
   TallyId l2_tally_ = -1, hbm_tally_ = -1, mall_tally_ = -1;  // the network's tallies of them
   std::shared_ptr<const RecordSchema> schema_;
   std::vector<SmState> sms_;
-  double resident_closed_ = 0;
-  double instant_ = 0;  // sim_now() at the dispatch or retirement in progress  // SM-seconds of residency that ended (resident_sm_seconds)
+  double resident_closed_ = 0;  // SM-seconds of residency that ended this frame (resident_sm_seconds)
+  double instant_ = 0;  // flows_.now() at the dispatch or retirement in progress
   std::unique_ptr<GpuClockDomain> clock_;  // SM clock under the power governor; kernels' energy
   KernelReplays replays_;                  // recorded kernel runs (replay_kernels)
   sc_core::sc_event kernel_done_, release_done_;
