@@ -19,6 +19,7 @@ class TimerQueue : public sc_core::sc_module {
   // With no timer pending: deadlines are reckoned from now on (the same bits at any absolute
   // time: FlowHost::restart); false (nothing changes) while a timer is pending.
   bool restart();
+  bool idle() const { return timers_.empty(); }
 
  private:
   // The heap holds small keys; callbacks wait in slots (reused through a free list), so heap

@@ -44,7 +44,8 @@ TileMachine::TileMachine(sc_core::sc_module_name name, const GpuChip& chip)
 // span since the last kernel is observed first, as it was.
 void TileMachine::restart_frame() {
   clock_->observe();
-  if (!flows_.restart() || !timers_.restart()) return;  // never: kernels run one after another
+  if (flows_.network().active_flows() > 0 || !timers_.idle()) return;  // never: kernels run one after another
+  flows_.restart(), timers_.restart();
   resident_closed_ = 0;
   clock_->restart_counters();
 }
