@@ -104,20 +104,13 @@ void GpuClockDomain::record(Recording* into, Level level) {
 void GpuClockDomain::stop_recording(Level level) {
   Recording*& slot = recording_[int(level)];
   if (!slot) return;
-  Counters now = read();
-  slot->tail = {now.time - last_.time, now.sm_work - last_.sm_work, now.sm_busy - last_.sm_busy,
-                now.l2 - last_.l2, now.mall - last_.mall, now.hbm - last_.hbm};
+  slot->tail = read() - last_;
   slot = nullptr;
 }
 
 void GpuClockDomain::restart_counters() { last_ = read(); }
 
-void GpuClockDomain::replayed(const Recording& r) {
-  Counters now = read();
-  const Counters& t = r.tail;
-  last_ = {now.time - t.time, now.sm_work - t.sm_work, now.sm_busy - t.sm_busy, now.l2 - t.l2, now.mall - t.mall,
-           now.hbm - t.hbm};
-}
+void GpuClockDomain::replayed(const Recording& r) { last_ = read() - r.tail; }
 
 GpuActivity GpuClockDomain::activity_since_last(const Counters& now) const {
   GpuActivity a;

@@ -66,6 +66,10 @@ class GpuClockDomain : public sc_core::sc_module {
   struct Counters {
     sc_core::sc_time time;  // spans are differences of whole femtoseconds: the same at any time
     double sm_work = 0, sm_busy = 0, l2 = 0, mall = 0, hbm = 0;
+    // What moved from `o` to these (or, `o` a span, before it).
+    Counters operator-(const Counters& o) const {
+      return {time - o.time, sm_work - o.sm_work, sm_busy - o.sm_busy, l2 - o.l2, mall - o.mall, hbm - o.hbm};
+    }
   };
   struct Recording {
     double start_clock = 0;  // the clock the step began at

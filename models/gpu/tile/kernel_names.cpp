@@ -20,8 +20,6 @@ std::int64_t actual(std::int64_t tensor, std::int64_t canonical_id) {
   return tensor >= kOpObjects ? tensor : (tensor << kBlockBits) | (canonical_id & kBlockMask);
 }
 
-std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
 std::uint64_t mix(std::uint64_t x) {
   x ^= x >> 31;
   x *= 0x7fb5d329728ea185ULL;
@@ -59,17 +57,20 @@ void rename_all(PartitionedCaches::State& s, F&& name) {
   for (auto& w : s.written_back) w.id = name(w.id);
 }
 
-Digest digest_of(const PartitionedCaches::State& s) {
+// The digest of `s` with each object renamed `name(id)`, called in rename_all's order.
+template <class F>
+Digest digest_of(const PartitionedCaches::State& s, F&& name) {
   Digest d;
   auto level = [&](const CacheResidency::Contents& c) {
     d.add(std::uint64_t(c.held.size()));
-    for (const auto& h : c.held) d.add(std::uint64_t(h.id)), d.add(h.begin), d.add(h.end), d.add(std::uint64_t(h.dirty));
+    for (const auto& h : c.held)
+      d.add(std::uint64_t(name(h.id))), d.add(h.begin), d.add(h.end), d.add(std::uint64_t(h.dirty));
   };
   for (const auto& c : s.l2) level(c);
   d.add(std::uint64_t(s.mall ? 1 : 0));
   if (s.mall) level(*s.mall);
   d.add(std::uint64_t(s.written_back.size()));
-  for (const auto& w : s.written_back) d.add(std::uint64_t(w.id)), d.add(w.begin), d.add(w.end);
+  for (const auto& w : s.written_back) d.add(std::uint64_t(name(w.id))), d.add(w.begin), d.add(w.end);
   return d;
 }
 
@@ -91,14 +92,14 @@ std::shared_ptr<const KernelNames> make_names(const PackedKernel& p) {
   d.add(std::uint64_t(p.ctas.size())), d.add(std::uint64_t(p.operands.size()));
   // A CTA's operands follow one another (reads then writes, CTA after CTA): its counts place them.
   for (const auto& c : p.ctas) {
-    d.add(std::uint64_t(std::bit_cast<std::uint64_t>(c.flops) ^ rotl(std::bit_cast<std::uint64_t>(c.scratch_bytes), 32)));
+    d.add(std::uint64_t(std::bit_cast<std::uint64_t>(c.flops) ^ std::rotl(std::bit_cast<std::uint64_t>(c.scratch_bytes), 32)));
     d.add(std::uint64_t(std::uint64_t(c.read_count) << 32 | c.write_count));
   }
   for (const OperandRead& o : p.operands) {
     std::int64_t id = o.object;
     if (id >= 0) id = canonical(2 * number(tensor_of(id)), id);
     d.add(std::uint64_t(std::uint64_t(id) * 0x9e3779b97f4a7c15ULL ^ std::bit_cast<std::uint64_t>(o.bytes) ^
-                        rotl(std::bit_cast<std::uint64_t>(o.offset), 32)));
+                        std::rotl(std::bit_cast<std::uint64_t>(o.offset), 32)));
   }
   for (std::size_t i = 0; i < names->tensors.size(); ++i) names->by_tensor.emplace_back(names->tensors[i], std::uint32_t(i));
   std::sort(names->by_tensor.begin(), names->by_tensor.end());
@@ -132,10 +133,9 @@ const KernelNames& kernel_names(const PackedKernel& kernel) {
 
 RenamedState rename_state(const PartitionedCaches::State& state, const KernelNames& names) {
   RenamedState out;
-  out.state = state;
   Numbering other(out.others);
   std::int64_t last = -1, last_code = 0;  // held objects of one tensor mostly come in runs
-  rename_all(out.state, [&](std::int64_t id) {
+  out.digest = digest_of(state, [&](std::int64_t id) {
     std::int64_t t = tensor_of(id);
     if (t != last) {
       std::int64_t k = names.find(t);
@@ -143,7 +143,6 @@ RenamedState rename_state(const PartitionedCaches::State& state, const KernelNam
     }
     return canonical(last_code, id);
   });
-  out.digest = digest_of(out.state);
   return out;
 }
 

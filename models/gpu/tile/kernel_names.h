@@ -10,6 +10,7 @@
 //   (each L2 most recent first, then the memory-side cache, then write-backs in flight).
 // Layer 7's QKV GEMM and layer 8's are then the same kernel, and the caches before them the same
 // contents when the layers before left them alike.
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -23,14 +24,11 @@ namespace hwsim {
 struct Digest {
   std::uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0xc2b2ae3d27d4eb4fULL;
   void add(std::uint64_t word) {
-    a = rotl(a ^ word, 29) * 0x9e3779b97f4a7c15ULL;
-    b = rotl(b + word, 31) * 0xc2b2ae3d27d4eb4fULL + 0x165667b19e3779f9ULL;
+    a = std::rotl(a ^ word, 29) * 0x9e3779b97f4a7c15ULL;
+    b = std::rotl(b + word, 31) * 0xc2b2ae3d27d4eb4fULL + 0x165667b19e3779f9ULL;
   }
   void add(double x);
   bool operator==(const Digest&) const = default;
-
- private:
-  static std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 };
 struct DigestHash {
   std::size_t operator()(const Digest& d) const;
@@ -47,10 +45,9 @@ struct KernelNames {
 };
 const KernelNames& kernel_names(const PackedKernel& kernel);
 
-// Caches' contents renamed for one kernel: `state` with canonical ids, `others` the tensors it
-// holds that the kernel does not use (by canonical number), `digest` of `state`.
+// Caches' contents renamed for one kernel: `others` the tensors they hold that the kernel does not
+// use (by canonical number), `digest` of the contents with canonical ids (rename_like gives them).
 struct RenamedState {
-  PartitionedCaches::State state;
   std::vector<std::int64_t> others;
   Digest digest;
 };
@@ -58,8 +55,9 @@ RenamedState rename_state(const PartitionedCaches::State& state, const KernelNam
 // `canonical` (a state renamed for a kernel alike) with the names of `names` and `others` put back.
 PartitionedCaches::State restore_names(const PartitionedCaches::State& canonical, const KernelNames& names,
                                        const std::vector<std::int64_t>& others);
-// The same renaming of a state that `renamed` was made with (a state after the kernel ran: its
-// objects are the kernel's or those held before); false when it holds a tensor of neither.
+// `state` with canonical ids, renamed as `renamed` was made (`state` itself, or the state after the
+// kernel ran: its objects are the kernel's or those held before); false when it holds a tensor of
+// neither.
 bool rename_like(const PartitionedCaches::State& state, const KernelNames& names, const RenamedState& renamed,
                  PartitionedCaches::State& out);
 

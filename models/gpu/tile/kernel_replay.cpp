@@ -30,17 +30,12 @@ void KernelReplays::store(const Key& key, std::shared_ptr<const KernelOutcome> o
   Entry& e = it->second;
   if (fresh) ages_.push_front(key), e.age = ages_.begin();
   else touch(e);
-  if (e.outcomes.size() == kMaxPerKey) {
-    std::size_t b = e.outcomes.back()->bytes();
-    e.bytes -= b, bytes_ -= b;
-    e.outcomes.pop_back();
-  }
-  std::size_t b = outcome->bytes();
-  e.bytes += b, bytes_ += b;
+  if (e.outcomes.size() == kMaxPerKey) bytes_ -= e.outcomes.back()->bytes(), e.outcomes.pop_back();
+  bytes_ += outcome->bytes();
   e.outcomes.insert(e.outcomes.begin(), std::move(outcome));
   while (bytes_ > kMaxBytes && ages_.size() > 1) {  // the oldest keys go (never the one just stored)
     auto old = entries_.find(ages_.back());
-    bytes_ -= old->second.bytes;
+    for (const auto& o : old->second.outcomes) bytes_ -= o->bytes();
     entries_.erase(old);
     ages_.pop_back();
   }

@@ -60,7 +60,6 @@ class KernelReplays {
   struct Entry {
     std::vector<std::shared_ptr<const KernelOutcome>> outcomes;
     std::list<Key>::iterator age;
-    std::size_t bytes = 0;
   };
   void touch(Entry& e);
   std::unordered_map<Key, Entry, KeyHash> entries_;

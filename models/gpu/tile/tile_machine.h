@@ -138,7 +138,6 @@ class TileMachine : public sc_core::sc_module {
     int sm;
   };
 
-
   // The record's figures that follow from the kernel alone, its start from `step_start`.
   WorkRecord kernel_record(const KernelSummary& kernel, double step_start) const;
   // Runs the kernel, completing `record` (run_kernel without replay).

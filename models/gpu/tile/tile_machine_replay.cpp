@@ -21,16 +21,18 @@ WorkRecord TileMachine::run_kernel(const PackedKernel& packed, double step_start
 WorkRecord TileMachine::run_kernel(const KernelSummary& summary, const std::function<const PackedKernel&()>& lowered,
                                    double step_start, bool last_of_step) {
   WorkRecord record = kernel_record(summary, step_start);
-  ++counts.simulated;
   // A kernel's run depends on nothing else only when it starts on an idle machine (the last
   // kernel's flows all done): always, as kernels run one after another; checked all the same.
-  if (!replaying || flows_.network().active_flows() > 0)
+  if (!replaying || flows_.network().active_flows() > 0) {
+    ++counts.simulated;
     return simulate_kernel(lowered(), std::move(record), step_start, last_of_step);
+  }
   const KernelNames& names = *summary.names;
   const RenamedState before = rename_state(caches_.state(), names);
   const KernelReplays::Key key{names.shape, before.digest, last_of_step};
   if (replay_kernel(key, names, before, record, step_start)) return record;
 
+  ++counts.simulated;
   const PackedKernel& packed = lowered();
   auto outcome = std::make_shared<KernelOutcome>();
   const sc_core::sc_time start = sc_core::sc_time_stamp();
@@ -59,7 +61,7 @@ bool TileMachine::replay_kernel(const KernelReplays::Key& key, const KernelNames
     if (!clock_->replay((*outcomes)[i]->governor)) continue;
     std::shared_ptr<const KernelOutcome> o = (*outcomes)[i];
     replays_.used(key, i);
-    --counts.simulated, ++counts.replayed;
+    ++counts.replayed;
     wait(o->duration);
     caches_.set_state(restore_names(o->after, names, before.others));
     clock_->replayed(o->governor);
