@@ -5,9 +5,10 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include "ops/device.h"
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
-#include "app/simulate.h"
+#include "run/simulate.h"
 #include "workloads/workload.h"
 
 int main(int argc, char** argv) {
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   fmt::print("{:<44} {:>12} {:>10} {:>14}\n", "workload", "wall ms", "CTAs", "peak RSS MiB");
   for (const char* spec : shapes) {
     std::string line = run_isolated([&]() {
-      Config config = load_config(chip, {});
+      Config config = load_chip(chip, {});
       Workload workload = WorkloadCatalog::build(spec);
       auto begin = std::chrono::steady_clock::now();
       RunResult result = simulate(config, workload);

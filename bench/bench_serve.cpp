@@ -10,8 +10,9 @@
 #include <string>
 #include <sys/resource.h>
 
-#include "app/simulate.h"
-#include "app/system_simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
+#include "run/simulate.h"
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
 #include "workloads/workload.h"
@@ -32,9 +33,9 @@ Run time_serve(const std::string& target, const std::string& spec) {
     RunResult r;
     if (target.rfind("system:", 0) == 0) {
       Config system = load_system_config(target.substr(7), {});
-      r = simulate_system(system, load_config(system.text("system.chip"), {}), workload);
+      r = simulate_system(system, load_chip(system.text("system.chip"), {}), workload);
     } else {
-      r = simulate(load_config(target, {}), workload);
+      r = simulate(load_chip(target, {}), workload);
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     struct rusage usage{};

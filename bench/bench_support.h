@@ -8,7 +8,8 @@
 #include <string>
 #include <sys/resource.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
 #include "workloads/workload.h"
@@ -24,7 +25,7 @@ struct TimedRun {
 
 inline TimedRun time_workload(const std::string& chip, const std::string& spec) {
   std::string text = run_isolated([&]() {
-    Config config = load_config(chip, {});
+    Config config = load_chip(chip, {});
     auto begin = std::chrono::steady_clock::now();
     Workload workload = WorkloadCatalog::build(spec);
     RunResult result = simulate(config, workload);

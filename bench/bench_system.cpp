@@ -13,7 +13,8 @@
 #include <sys/resource.h>
 #include <vector>
 
-#include "app/system_simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "models/cluster/collective_engine.h"
 #include "models/cluster/routing.h"
 #include "models/cluster/system_spec.h"
@@ -54,7 +55,7 @@ struct SystemRun {
 SystemRun time_system(const std::string& system, const std::vector<std::string>& sets, const std::string& spec) {
   std::string text = run_isolated([&]() {
     Config sys = load_system_config(system, sets);
-    Config chip = load_config(sys.text("system.chip"), {});
+    Config chip = load_chip(sys.text("system.chip"), {});
     auto begin = Clock::now();
     double cpu = cpu_seconds();
     Workload workload = WorkloadCatalog::build(spec);

@@ -1,6 +1,6 @@
 // Warp-model speed: simulated warp instructions per second of host CPU time (one core, so a busy
 // machine does not skew it) and peak memory. Three parts:
-//   the mix: shipped kernels at calibration sizes (a subset of SMs, see warp_measurements.cpp);
+//   the mix: shipped kernels at calibration sizes (a subset of SMs, see app/validate/kernel_measurements.cpp);
 //            goal >= 5 M warp-instructions/s over the mix;
 //   scaling: the same per-warp work with 4 ... 64 resident warps per SM; the rate must not fall
 //            as warps grow (event-driven issue looks only at warps that can issue);
@@ -16,6 +16,7 @@
 #include <map>
 #include <string>
 
+#include "ops/device.h"
 #include "models/gpu/warp/kernel_launch.h"
 #include "models/gpu/warp/parser.h"
 #include "sim/config/config.h"
@@ -79,7 +80,7 @@ void part(const char* title, const WarpParams& params, const std::vector<Case>& 
 
 int main(int argc, char** argv) {
   std::string only = argc > 1 ? argv[1] : "";
-  auto params = WarpParams::from_config(load_config("configs/h100.toml", {"gpu.core.model=warp"}));
+  auto params = WarpParams::from_config(load_chip("configs/h100.toml", {"gpu.core.model=warp"}));
   if (only.empty() || only == "mix")
     part("mix (goal >= 5 M warp-instr/s)", params,
          {

@@ -1,3 +1,4 @@
+#include "ops/device.h"
 #include "fuzz/targets.h"
 
 #include <cmath>
@@ -8,7 +9,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 #include "models/gpu/warp/parser.h"
 #include "sim/config/config.h"
 #include "sim/error.h"
@@ -91,7 +92,7 @@ void config(const std::uint8_t* data, std::size_t size) {
     }
   }
   std::string path = scratch_file(text, ".toml");
-  expect_one_line([&] { check_ranges(load_config(path, overrides)); });
+  expect_one_line([&] { check_ranges(load_chip(path, overrides)); });
   expect_one_line([&] { check_ranges(load_system_config(path, overrides)); });
   std::remove(path.c_str());
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 namespace hwsim {
 
@@ -74,6 +75,14 @@ double WorkRecord::detail(std::string_view key) const {
   std::size_t i = index_of(schema->details, key, [](const DetailKey& d) -> std::string_view { return d.key; });
   return i < details.size() ? details[i] : 0;
 }
+void WorkRecord::set_detail(std::string_view key, double value) {
+  std::size_t i = schema ? index_of(schema->details, key, [](const DetailKey& d) -> std::string_view { return d.key; })
+                         : 0;
+  if (!schema || i >= details.size())
+    throw std::logic_error("record '" + name + "': its schema has no detail '" + std::string(key) + "'");
+  details[i] = value;
+}
+
 double RunResult::detail(std::string_view key) const {
   for (const auto& d : details)
     if (d.key == key) return d.value;
@@ -148,7 +157,6 @@ void ResultBuilder::finish(RunResult& r) const {
   r.arithmetic_intensity = ratio(r.flops, r.min_bytes);
   r.ridge_point = ratio(r.peak_flop_rate, r.peak_memory_bandwidth);
   r.bound = r.arithmetic_intensity >= r.ridge_point ? "compute" : "memory";
-  derive_power(r);
 }
 
 void finalize(RunResult& r) {
@@ -158,6 +166,7 @@ void finalize(RunResult& r) {
   ResultBuilder builder(r.memory_levels, devices);
   for (auto& step : r.steps) builder.add_step(step);
   builder.finish(r);
+  derive_power(r);
 }
 
 }  // namespace hwsim

@@ -129,6 +129,8 @@ struct WorkRecord {
 
   double bytes_at(std::string_view level) const;   // 0 when the level is not listed
   double detail(std::string_view key) const;       // 0 when absent
+  // Sets the detail its schema names `key` (a detail the schema lacks is a bug: logic_error).
+  void set_detail(std::string_view key, double value);
 };
 
 struct StepResult {
@@ -204,7 +206,8 @@ class ResultBuilder {
   // Derives the fields of the step's records (seconds, floor, bound, rates), sets its
   // record_count and adds it to the run's sums.
   void add_step(StepResult& step);
-  // Sets every derived field of `r` from the steps added (r.steps itself is left as it is).
+  // Sets every derived field of `r` from the steps added (r.steps itself is left as it is), the
+  // power figures apart (PowerBuilder).
   void finish(RunResult& r) const;
 
  private:
@@ -218,8 +221,8 @@ class ResultBuilder {
   std::vector<double> detail_weight_; // seconds behind each time-weighted mean
 };
 
-// Computes every derived field of `result` from the raw ones (LLM metrics apart: app/simulate):
-// a ResultBuilder over its steps.
+// Computes every derived field of `result` from the raw ones (LLM metrics apart: run/metrics): a
+// ResultBuilder over its steps, then the power figures.
 void finalize(RunResult& result);
 // The power figures (RunResult::power) from the records; part of finalize (sim/result_power.cpp).
 void derive_power(RunResult& result);

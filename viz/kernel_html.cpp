@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "models/gpu/warp/kernel_report.h"
+#include "viz/warp/kernel_report.h"
 #include "sim/units.h"
 #include "viz/html_page.h"
 #include "viz/svg/kernel_charts.h"

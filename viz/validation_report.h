@@ -2,7 +2,7 @@
 // Printers for `hwsim validate`: the per-kind table and the per-record CSV.
 #include <iosfwd>
 
-#include "app/validate/validate.h"
+#include "sim/result_validation.h"
 
 namespace hwsim {
 

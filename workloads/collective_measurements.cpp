@@ -5,7 +5,7 @@
 // few MiB), torch's list-form all_gather (an extra copy outside NCCL), and chains of calls.
 #include <fmt/format.h>
 
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 
 namespace hwsim {
 namespace {

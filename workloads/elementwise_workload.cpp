@@ -6,7 +6,7 @@
 
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 #include "workloads/workload.h"
 
 namespace hwsim {

@@ -8,8 +8,8 @@
 // - power_cap_run: an ~8 s loop under the 700 W cap; compared: the steady SM clock (hertz).
 #include <fmt/format.h>
 
-#include "app/validate/measurement.h"
-#include "app/validate/record_fields.h"
+#include "sim/measurement/measurement.h"
+#include "sim/measurement/record_fields.h"
 #include "ops/dtype.h"
 
 namespace hwsim {

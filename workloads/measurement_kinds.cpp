@@ -1,7 +1,7 @@
 // Measurement kinds the workloads can reproduce (see shared/calibration/README.md).
 #include <fmt/format.h>
 
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 #include "ops/dtype.h"
 
 namespace hwsim {

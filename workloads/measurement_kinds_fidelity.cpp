@@ -11,8 +11,8 @@
 // missing or ill-typed fields, or of variants no workload spells, are skipped (nullopt).
 #include <fmt/format.h>
 
-#include "app/validate/measurement.h"
-#include "app/validate/record_fields.h"
+#include "sim/measurement/measurement.h"
+#include "sim/measurement/record_fields.h"
 #include "ops/dtype.h"
 
 namespace hwsim {

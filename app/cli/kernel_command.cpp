@@ -5,9 +5,10 @@
 #include <fmt/format.h>
 #include <iostream>
 
+#include "ops/device.h"
 #include "models/gpu/warp/kernel_figures.h"
 #include "models/gpu/warp/kernel_launch.h"
-#include "models/gpu/warp/kernel_report.h"
+#include "viz/warp/kernel_report.h"
 #include "models/gpu/warp/parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
@@ -20,7 +21,7 @@
 namespace hwsim {
 
 int kernel_command(const RunOptions& run, const KernelOptions& k) {
-  Config config = load_config(run.chip, run.overrides);
+  Config config = load_chip(run.chip, run.overrides);
   if (config.kind() != "gpu")
     usage_error("--kernel runs kernel programs on a GPU's warp model; " + config.text("name") + " is a " +
                 config.kind() + " chip (use a gpu chip, e.g. --chip h100)");
@@ -31,7 +32,7 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
         usage_error("--kernel runs on the warp model, but --set " + shorten(o) + " asks for another; drop that --set");
     std::vector<std::string> overrides = {"gpu.core.model=warp"};
     overrides.insert(overrides.end(), run.overrides.begin(), run.overrides.end());
-    config = load_config(run.chip, overrides);
+    config = load_chip(run.chip, overrides);
   }
   if (!run.workload.empty()) usage_error("give either --workload or --kernel, not both");
   auto params = warp::WarpParams::from_config(config);

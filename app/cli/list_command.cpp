@@ -3,11 +3,11 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 #include "sim/config/config.h"
-#include "sim/config/device_kinds.h"
+#include "ops/device.h"
 #include "sim/config/param.h"
-#include "sim/device/device.h"
+#include "ops/device.h"
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
 #include "sim/registry.h"
@@ -81,7 +81,7 @@ int list_command(const std::string& what, const std::string& kind) {
     list_params(kind);
   } else if (what == "chips") {
     for (const auto& name : shipped_chips()) {
-      Config c = load_config(name, {});
+      Config c = load_chip(name, {});
       fmt::print("{:<18} {:<9} {}\n", name, c.kind(), c.text("description"));
     }
   } else if (what == "systems") {

@@ -1,12 +1,15 @@
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
+#include "app/progress.h"
+#include "app/run_configs.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "sim/config/config.h"
 #include "sim/error.h"
-#include "app/simulate.h"
-#include "app/system_simulate.h"
 #include "viz/chrome_trace.h"
 #include "viz/html_report.h"
 #include "viz/json_report.h"
@@ -37,13 +40,6 @@ JsonDetail json_detail(const RunOptions& options, const Workload& workload) {
     usage_error("--detail: '" + options.detail + "' is not one of full, summary (default: full for a run of one step, "
                 "summary for several)");
   return workload.steps.size() > 1 ? JsonDetail::summary : JsonDetail::full;
-}
-
-// On a system run, --set KEY=VALUE goes to the system when KEY is a system key, else to its chip.
-std::pair<std::vector<std::string>, std::vector<std::string>> split_overrides(const std::vector<std::string>& all) {
-  std::vector<std::string> system, chip;
-  for (const auto& o : all) (is_system_key(o.substr(0, o.find('='))) ? system : chip).push_back(o);
-  return {system, chip};
 }
 
 // The workload's warnings on stderr (the run goes on).
@@ -79,30 +75,29 @@ OutputSet run_outputs(const RunOptions& options, JsonDetail detail, const Config
 
 int run_command(const RunOptions& options) {
   run_outputs(options, JsonDetail::full, Config(), nullptr, nullptr, nullptr, nullptr).check();
-  if (!options.system.empty()) {
-    auto [system_sets, chip_sets] = split_overrides(options.overrides);
-    Config system = load_system_config(options.system, system_sets);
-    Config config = load_config(system.text("system.chip"), chip_sets);
-    Workload workload = build_workload(options.workload);
-    JsonDetail detail = json_detail(options, workload);  // a bad --detail stops before the run
-    RunResult result = simulate_system(system, config, workload);
-    return report(options, detail, config, workload, result, &system);
-  }
-  Config config = load_config(options.chip, options.overrides);
+  RunConfigs configs = load_run_configs(options.chip, options.system, options.overrides);
+  const Config* system = configs.system_or_null();
   Workload workload = build_workload(options.workload);
-  JsonDetail detail = json_detail(options, workload);
+  JsonDetail detail = json_detail(options, workload);  // a bad --detail stops before the run
   RunStreams run;
   Streams streams;
   // The pictures draw records: they keep them all. Otherwise a run of several steps hands each
   // step's records to the writers that want them and drops them.
   run.keep_records = !options.html_path.empty() || !options.svg_path.empty();
-  if (workload.steps.size() > 1 && !run.keep_records) {
+  if (!system && workload.steps.size() > 1 && !run.keep_records) {
     if (!options.json_path.empty() && detail == JsonDetail::full)
       run.sinks.push_back((streams.json = std::make_unique<JsonKernelStream>()).get());
     if (!options.trace_path.empty()) run.sinks.push_back((streams.trace = std::make_unique<ChromeTraceStream>()).get());
   }
-  RunResult result = simulate(config, workload, run);
-  return report(options, detail, config, workload, result, nullptr, streams);
+  // A bar only for runs of several steps (generate), only on a terminal, never in a sweep's child.
+  std::optional<ProgressBar> bar;
+  if (workload.steps.size() > 1) {
+    bar.emplace("simulate", workload.steps.size(), "steps");
+    run.progress = [&bar](std::size_t done, std::size_t) { bar->update(done); };
+  }
+  RunResult result = simulate(RunRequest{configs.chip, system, workload, run});
+  if (bar) bar->finish();
+  return report(options, detail, configs.chip, workload, result, system, streams);
 }
 
 namespace {

@@ -8,13 +8,13 @@
 #include <optional>
 
 #include "app/cli/output_file.h"
-#include "app/simulate.h"
+#include "app/run_configs.h"
 #include "app/sweep/process_pool.h"
 #include "app/progress.h"
 #include "app/sweep/sweep_exchange.h"
 #include "app/sweep/sweep_output.h"
 #include "app/sweep/sweep_row.h"
-#include "app/system_simulate.h"
+#include "run/simulate.h"
 #include "sim/config/config.h"
 #include "sim/config/param.h"
 #include "sim/error.h"
@@ -32,36 +32,21 @@ bool varies_workload(const SweepSpec& spec) {
   return false;
 }
 
-// The configs of one point: the chip's, and the system's on a system sweep.
-struct PointConfig {
-  Config chip;
-  std::optional<Config> system;
-};
-
-PointConfig load_point_config(const SweepSpec& spec, const std::vector<std::string>& overrides) {
-  if (spec.system.empty()) return {load_config(spec.chip, overrides), std::nullopt};
-  std::vector<std::string> system_sets, chip_sets;
-  for (const auto& o : overrides) (is_system_key(o.substr(0, o.find('='))) ? system_sets : chip_sets).push_back(o);
-  Config system = load_system_config(spec.system, system_sets);
-  Config chip = load_config(system.text("system.chip"), chip_sets);
-  return {std::move(chip), std::move(system)};
-}
-
 // What every point shares, built once in the parent; a child inherits it through fork().
 struct Shared {
-  std::optional<PointConfig> config;
+  std::optional<RunConfigs> config;
   std::optional<Workload> workload;
 };
 
 // In the child: one point's simulation, its metrics as JSON text.
 std::string run_point(const SweepSpec& spec, const SweepPoint& point, const Shared& shared) {
-  std::optional<PointConfig> own_config;
-  if (!shared.config) own_config = load_point_config(spec, point_overrides(spec, point));
-  const PointConfig& config = shared.config ? *shared.config : *own_config;
+  std::optional<RunConfigs> own_config;
+  if (!shared.config) own_config = load_run_configs(spec.chip, spec.system, point_overrides(spec, point));
+  const RunConfigs& config = shared.config ? *shared.config : *own_config;
   std::optional<Workload> own_workload;
   if (!shared.workload) own_workload = WorkloadCatalog::build(point_workload(spec, point));
   const Workload& workload = shared.workload ? *shared.workload : *own_workload;
-  RunResult r = config.system ? simulate_system(*config.system, config.chip, workload) : simulate(config.chip, workload);
+  RunResult r = simulate(RunRequest{config.chip, config.system_or_null(), workload});
   return run_metrics(r).dump();
 }
 
@@ -73,7 +58,7 @@ std::string one_line(std::string s) {
 }  // namespace
 
 void check_sweep_keys(const SweepSpec& spec, const SweepPoint& first) {
-  PointConfig base = load_point_config(spec, spec.overrides);
+  RunConfigs base = load_run_configs(spec.chip, spec.system, spec.overrides);
   for (std::size_t k = 0; k < spec.axes.size(); ++k) {
     const SweepAxis& a = spec.axes[k];
     if (a.is_workload_field()) continue;
@@ -83,7 +68,7 @@ void check_sweep_keys(const SweepSpec& spec, const SweepPoint& first) {
     std::vector<std::string> with_key = spec.overrides;
     with_key.push_back(a.key + "=" + first.values[k]);
     try {
-      load_point_config(spec, with_key);  // throws the loader's line: unknown key, did you mean
+      load_run_configs(spec.chip, spec.system, with_key);  // throws the loader's line: unknown key, did you mean
     } catch (const UserError& e) {
       std::string line = e.what();
       if (line.rfind("--set: ", 0) == 0) line = "--vary " + line.substr(7);
@@ -126,7 +111,7 @@ SweepSummary run_sweep(const SweepOptions& options) {
   if (options.resume) done = read_done_rows(options.out, format, columns, spec, points);
 
   Shared shared;
-  if (!varies_config(spec)) shared.config = load_point_config(spec, spec.overrides);
+  if (!varies_config(spec)) shared.config = load_run_configs(spec.chip, spec.system, spec.overrides);
   if (!varies_workload(spec)) shared.workload = WorkloadCatalog::build(spec.workload);
 
   std::vector<std::size_t> tasks = points_of_rank(points.size(), done, options.rank, options.ranks);

@@ -1,6 +1,8 @@
+#include "ops/device.h"
 #include "app/validate/validate.h"
 
 #include "app/progress.h"
+#include "app/run_configs.h"
 #include "sim/error.h"
 
 #include <algorithm>
@@ -9,8 +11,7 @@
 
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
-#include "app/simulate.h"
-#include "app/system_simulate.h"
+#include "run/simulate.h"
 #include "viz/json_report.h"
 #include "workloads/workload.h"
 
@@ -26,34 +27,17 @@ double median(std::vector<double> v) {
 }  // namespace
 
 namespace {
-// On a system run, --set KEY=VALUE goes to the system when KEY is a system key, else to its chip.
-void split_overrides(const std::vector<std::string>& all, std::vector<std::string>& system, std::vector<std::string>& chip) {
-  for (const auto& o : all) (is_system_key(o.substr(0, o.find('='))) ? system : chip).push_back(o);
-}
-
 std::string run_plan(const PredictionPlan& plan, const ValidationOptions& options) {
   if (plan.simulate) return plan.simulate(options.chip, options.overrides);
   Workload workload = WorkloadCatalog::build(plan.workload);
-  if (!options.system.empty()) {
-    std::vector<std::string> system_sets, chip_sets;
-    split_overrides(options.overrides, system_sets, chip_sets);
-    Config system = load_system_config(options.system, system_sets);
-    Config config = load_config(system.text("system.chip"), chip_sets);
-    RunResult result = simulate_system(system, config, workload);
-    return run_document(config, workload, result, &system).dump();
-  }
-  Config config = load_config(options.chip, options.overrides);
-  RunResult result = simulate(config, workload);
-  return run_document(config, workload, result).dump();
+  RunConfigs configs = load_run_configs(options.chip, options.system, options.overrides);
+  RunResult result = simulate(RunRequest{configs.chip, configs.system_or_null(), workload});
+  return run_document(configs.chip, workload, result, configs.system_or_null()).dump();
 }
 
 // The device kind of the validate run's chip (a bad chip or system fails once, up front).
 std::string chip_kind(const ValidationOptions& options) {
-  if (options.system.empty()) return load_config(options.chip, options.overrides).kind();
-  std::vector<std::string> system_sets, chip_sets;
-  split_overrides(options.overrides, system_sets, chip_sets);
-  Config system = load_system_config(options.system, system_sets);
-  return load_config(system.text("system.chip"), chip_sets).kind();
+  return load_run_configs(options.chip, options.system, options.overrides).chip.kind();
 }
 }  // namespace
 

@@ -5,27 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
+#include "sim/result_validation.h"
 
 namespace hwsim {
-
-struct ValidationRow {
-  Measurement measurement;
-  std::string workload;
-  std::string group;              // the summary line it counts in: the kind, or "kind family"
-  std::string quantity = "seconds";  // of measured and predicted: seconds, joules or hertz
-  double measured = 0;            // the record's figure compared (its `seconds` unless the plan reads another)
-  double predicted = 0;
-  double error = 0;   // (predicted - measured) / measured
-};
-
-struct KindSummary {
-  std::string kind;           // the kind, or "kind family" (PredictionPlan::family)
-  int count = 0;
-  double mape = 0;            // mean |error|, percent
-  double median_error = 0;    // median |error|, percent
-  std::vector<ValidationRow> worst;  // up to five, largest |error| first
-};
 
 // Records that fitted a parameter (data/measurements/fitted.toml, docs/calibration.md): a record of
 // measurement file `file` (its base name; empty: any file) and kind `kind` whose fields equal every
@@ -41,15 +24,6 @@ struct FittedRecords {
   // Parses FILE (TOML: [[fitted]] tables with parameter, file, kind, match); a malformed entry is a
   // UserError naming file:line and the key.
   static FittedRecords load(const std::string& path);
-};
-
-struct ValidationReport {
-  std::vector<ValidationRow> rows;
-  std::map<std::string, int> excluded;  // kind → records left out because they fitted a parameter
-  std::vector<KindSummary> kinds;
-  std::map<std::string, int> skipped;  // kind → records not modelled (or not on this kind of chip)
-  // kind → records this chip cannot run (a dtype it lacks, too large), with the first reason
-  std::map<std::string, std::pair<int, std::string>> cannot_run;
 };
 
 struct ValidationOptions {

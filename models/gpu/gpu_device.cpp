@@ -11,7 +11,8 @@
 #include "models/gpu/tile/tile_machine.h"
 #include "models/gpu/tile/tile_step_lowering.h"
 #include "sim/config/config.h"
-#include "sim/device/device.h"
+#include "ops/device.h"
+#include "ops/step_replay.h"
 #include "sim/error.h"
 #include "sim/registry.h"
 #include "sim/units.h"
@@ -51,7 +52,7 @@ struct GpuStepEffect : StepEffect {
   GpuClockDomain::Recording clock;
 };
 
-class GpuDevice : public Device {
+class GpuDevice : public Device, public StepReplay {
  public:
   explicit GpuDevice(const Config& config)
       : chip_(tile_chip(config)), info_(describe(chip_)), machine_("gpu", chip_) {}

@@ -10,7 +10,7 @@
 #include "models/mcu/mcu_machine.h"
 #include "models/mcu/memory_plan.h"
 #include "sim/config/config.h"
-#include "sim/device/device.h"
+#include "ops/device.h"
 #include "sim/registry.h"
 
 namespace hwsim {

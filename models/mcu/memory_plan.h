@@ -8,7 +8,7 @@
 
 #include "models/mcu/mcu_chip.h"
 #include "models/mcu/mcu_lowering.h"
-#include "sim/device/device.h"
+#include "ops/device.h"
 
 namespace hwsim {
 

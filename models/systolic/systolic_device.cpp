@@ -8,7 +8,7 @@
 #include "models/systolic/systolic_chip.h"
 #include "models/systolic/systolic_machine.h"
 #include "sim/config/config.h"
-#include "sim/device/device.h"
+#include "ops/device.h"
 #include "sim/registry.h"
 #include "sim/units.h"
 

@@ -44,7 +44,7 @@ class Config {
   const std::string& kind() const { return kind_; }
 
  private:
-  friend Config load_config(const std::string&, const std::vector<std::string>&);
+  friend Config load_config(const std::string&, const std::vector<std::string>&, const std::vector<std::string>&);
   friend Config load_system_config(const std::string&, const std::vector<std::string>&);
   friend Config load_file(Config, const std::vector<std::string>&, const std::string&, const std::vector<std::string>&);
   std::string chip_path_;
@@ -58,8 +58,10 @@ class Config {
 // configuration: only the components a kind instantiates are validated, defaulted or required)
 // and every value against its declaration.
 // Throws UserError(config) with one line: "FILE:LINE: KEY: what is wrong (what would be right)".
-// `chip` may be a path or a bare chip name ("h100" → configs/h100.toml).
-Config load_config(const std::string& chip, const std::vector<std::string>& overrides);
+// `chip` may be a path or a bare chip name ("h100" → configs/h100.toml). `kinds`: the device kinds
+// a chip may name (the caller's registered ones: ops/device.h load_chip); another is one line.
+Config load_config(const std::string& chip, const std::vector<std::string>& overrides,
+                   const std::vector<std::string>& kinds);
 
 // Resolves a bare chip name or path to an existing file path; throws UserError(config) if none.
 std::string find_chip_file(const std::string& chip);

@@ -9,7 +9,6 @@
 #include <toml++/toml.h>
 
 #include "sim/config/config.h"
-#include "sim/config/device_kinds.h"
 #include "sim/config/toml_text.h"
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
@@ -313,10 +312,11 @@ std::string find_system_file(const std::string& system) {
 Config load_file(Config config, const std::vector<std::string>& overrides, const std::string& fallback_kind,
                  const std::vector<std::string>& allowed_kinds);
 
-Config load_config(const std::string& chip, const std::vector<std::string>& overrides) {
+Config load_config(const std::string& chip, const std::vector<std::string>& overrides,
+                   const std::vector<std::string>& kinds) {
   Config config;
   config.chip_path_ = find_chip_file(chip);
-  return load_file(std::move(config), overrides, "gpu", device_kinds());
+  return load_file(std::move(config), overrides, "gpu", kinds);
 }
 
 Config load_system_config(const std::string& system, const std::vector<std::string>& overrides) {

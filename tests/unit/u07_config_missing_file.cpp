@@ -1,6 +1,7 @@
 // A chip file or an extends parent that does not exist is reported by name.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "tests/fixtures/test_support.h"
 
 using namespace hwsim;
@@ -25,9 +26,9 @@ TEST_CASE("config: unknown chip name lists the shipped chips") {
 }
 
 TEST_CASE("config: a bare chip name finds configs/NAME.toml, with or without .toml") {
-  CHECK(load_config("tpu_v5e", {}).chip_path().ends_with("configs/tpu_v5e.toml"));
-  CHECK(load_config("tpu_v5e.toml", {}).chip_path().ends_with("configs/tpu_v5e.toml"));
-  CHECK(load_config("tpu_v5e", {}).kind() == "systolic");
+  CHECK(load_chip("tpu_v5e", {}).chip_path().ends_with("configs/tpu_v5e.toml"));
+  CHECK(load_chip("tpu_v5e.toml", {}).chip_path().ends_with("configs/tpu_v5e.toml"));
+  CHECK(load_chip("tpu_v5e", {}).kind() == "systolic");
   std::string line = config_error_line("tpu_v5f.toml");
   CHECK(contains(line, "--chip tpu_v5f.toml: unknown chip"));
   CHECK(contains(line, "did you mean tpu_v5e?"));

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ops/device.h"
 #include "sim/config/param.h"
 #include "tests/fixtures/test_support.h"
 
@@ -12,7 +13,7 @@ using namespace hwsim::test;
 
 TEST_CASE("config: extends then --set precedence") {
   std::string file = fixture("config/good/whatif_hbm.toml");
-  Config c = load_config(file, {"gpu.sm_count=120", "memory.l2.size=60 MiB", "memory.l2.size=40MiB"});
+  Config c = load_chip(file, {"gpu.sm_count=120", "memory.l2.size=60 MiB", "memory.l2.size=40MiB"});
   CHECK(c.whole("gpu.sm_count") == 120);                        // --set beats the child file (100)
   CHECK(c.value("gpu.sm_count").origin == "--set");
   CHECK(c.number("memory.hbm.bandwidth") == doctest::Approx(4.8e12));  // child beats h100's 3.35 TB/s
@@ -23,7 +24,7 @@ TEST_CASE("config: extends then --set precedence") {
 }
 
 TEST_CASE("config: the resolved configuration has every declared key of its kind with defaults and overrides") {
-  Config c = load_config(fixture("config/good/minimal.toml"), {"memory.hbm.bandwidth=2 TB/s"});
+  Config c = load_chip(fixture("config/good/minimal.toml"), {"memory.hbm.bandwidth=2 TB/s"});
   CHECK(c.kind() == "gpu");  // the file names no kind: a GPU, as every chip file before kinds
   auto resolved = nlohmann::json::parse(c.resolved_json());
   for (const auto& decl : ParamCatalog::instance().all()) {

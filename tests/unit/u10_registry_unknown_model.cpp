@@ -1,7 +1,7 @@
 // Asking the registry for a device kind nobody registered is a configuration error listing the known ones.
 #include <doctest/doctest.h>
 
-#include "sim/device/device.h"
+#include "ops/device.h"
 #include "sim/registry.h"
 #include "tests/fixtures/test_support.h"
 
@@ -9,7 +9,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("registry: an unknown device kind lists the registered ones") {
-  Config config = load_config(chip_file("h100"), {});
+  Config config = load_chip(chip_file("h100"), {});
   try {
     Registry<Device>::create("gpuu", config, "kind");
     FAIL("an unknown model was created");

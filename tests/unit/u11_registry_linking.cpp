@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-#include "sim/device/device.h"
+#include "ops/device.h"
 #include "sim/config/param.h"
 #include "sim/registry.h"
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 #include "workloads/workload.h"
 
 using namespace hwsim;

@@ -7,7 +7,8 @@
 // the limit by what the window's history had not yet seen (docs/calibration.md, "Power and clocks").
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "sim/config/config.h"
 #include "workloads/workload.h"
 
@@ -22,7 +23,7 @@ double last_call_watts(const RunResult& r) {
 }  // namespace
 
 TEST_CASE("dvfs steady state: a capped 8192^3 bf16 GEMM runs at the limit, not above, not far below") {
-  RunResult r = simulate(load_config("h100", {}), WorkloadCatalog::build("gemm:M=8192,N=8192,K=8192,dtype=bf16,repeat=3"));
+  RunResult r = simulate(load_chip("h100", {}), WorkloadCatalog::build("gemm:M=8192,N=8192,K=8192,dtype=bf16,repeat=3"));
   double watts = last_call_watts(r);
   CHECK(watts <= 700.0 * 1.005);
   // One clock step up (15 MHz of ~1.4 GHz, power ~ f^2.5) would be ~2.7 % more: within 3 % below.
@@ -31,7 +32,7 @@ TEST_CASE("dvfs steady state: a capped 8192^3 bf16 GEMM runs at the limit, not a
 }
 
 TEST_CASE("dvfs steady state: a what-if limit of 400 W is held the same way") {
-  RunResult r = simulate(load_config("h100", {"power.tdp=400 W"}),
+  RunResult r = simulate(load_chip("h100", {"power.tdp=400 W"}),
                          WorkloadCatalog::build("gemm:M=8192,N=8192,K=8192,dtype=bf16,repeat=3"));
   double watts = last_call_watts(r);
   CHECK(watts <= 400.0 * 1.005);
@@ -39,7 +40,7 @@ TEST_CASE("dvfs steady state: a what-if limit of 400 W is held the same way") {
 }
 
 TEST_CASE("dvfs steady state: a decode step at batch 1 (far below the cap) never throttles") {
-  RunResult r = simulate(load_config("h100", {}), WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=1024"));
+  RunResult r = simulate(load_chip("h100", {}), WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=1024"));
   CHECK(r.average_power < 700.0);
   CHECK(r.power.throttled_seconds == 0);
   CHECK(r.power.average_clock == doctest::Approx(1.98e9));

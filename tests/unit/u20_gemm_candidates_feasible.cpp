@@ -2,6 +2,7 @@
 // the register file, its resident CTAs within the SM's limits.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/gemm_lowering.h"
 #include "tests/fixtures/test_support.h"
@@ -36,7 +37,7 @@ void check_feasible(const GemmOp& g, const GpuChip& chip) {
 TEST_CASE("gemm tiling: candidates are feasible on H100 and A100 for tensor and SIMT math") {
   for (const char* name : {"h100", "a100"}) {
     CAPTURE(name);
-    GpuChip chip = GpuChip::from_config(load_config(chip_file(name), {}));
+    GpuChip chip = GpuChip::from_config(load_chip(chip_file(name), {}));
     check_feasible(GemmOp{4096, 4096, 4096, 1, DType::bf16, DType::bf16, DType::bf16}, chip);
     check_feasible(GemmOp{4096, 4096, 4096, 1, DType::fp32, DType::fp32, DType::fp32}, chip);
     check_feasible(GemmOp{1, 4096, 14336, 1, DType::bf16, DType::bf16, DType::bf16}, chip);

@@ -2,9 +2,10 @@
 // CTAs ÷ (SMs × CTAs per SM).
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/gemm_lowering.h"
-#include "app/simulate.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
 
@@ -12,7 +13,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("gemm tiling: CTA and wave count of a 4096x4096x4096 bf16 GEMM on H100") {
-  Config config = load_config(chip_file("h100"), {});
+  Config config = load_chip(chip_file("h100"), {});
   GpuChip chip = GpuChip::from_config(config);
   GemmOp g{4096, 4096, 4096, 1, DType::bf16, DType::bf16, DType::bf16};
   GemmTiling t = choose_gemm_tiling(g, chip);

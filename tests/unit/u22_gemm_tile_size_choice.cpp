@@ -2,6 +2,7 @@
 // GEMM a small one (no padded work, more CTAs to spread).
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/gemm_lowering.h"
 #include "tests/fixtures/test_support.h"
@@ -10,7 +11,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("gemm tiling: big tile for a large square GEMM and small tile for a tiny one") {
-  GpuChip chip = GpuChip::from_config(load_config(chip_file("h100"), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file("h100"), {}));
   GemmTiling big = choose_gemm_tiling(GemmOp{8192, 8192, 8192, 1, DType::bf16, DType::bf16, DType::bf16}, chip);
   GemmTiling tiny = choose_gemm_tiling(GemmOp{64, 64, 64, 1, DType::bf16, DType::bf16, DType::bf16}, chip);
   CAPTURE(big.bm);

@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
 
@@ -12,7 +13,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("roofline: compute-bound 4096x4096x4096 bf16 GEMM on H100") {
-  Config config = load_config(chip_file("h100"), {});
+  Config config = load_chip(chip_file("h100"), {});
   const double M = 4096, N = 4096, K = 4096;
   const double flops = 2 * M * N * K;                    // one multiply and one add per MAC
   const double bytes = (M * K + N * K + M * N) * 2;      // A, B read once, C written once; 2 B each
@@ -31,7 +32,7 @@ TEST_CASE("roofline: compute-bound 4096x4096x4096 bf16 GEMM on H100") {
 }
 
 TEST_CASE("roofline: memory-bound 1x8192x8192 bf16 GEMV on H100") {
-  Config config = load_config(chip_file("h100"), {});
+  Config config = load_chip(chip_file("h100"), {});
   const double M = 1, N = 8192, K = 8192;
   const double flops = 2 * M * N * K;
   const double bytes = (M * K + N * K + M * N) * 2;      // the 128 MiB weight dominates

@@ -6,7 +6,8 @@
 #include <functional>
 #include <string>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "sim/engine/isolated_run.h"
 #include "workloads/workload.h"
 
@@ -18,7 +19,7 @@ inline std::string records_text(const std::string& chip, const std::string& spec
                                 const std::function<std::string()>& after = {}) {
   return run_isolated([&] {
     setup();
-    RunResult r = simulate(load_config(chip, {}), WorkloadCatalog::build(spec));
+    RunResult r = simulate(load_chip(chip, {}), WorkloadCatalog::build(spec));
     std::string out = fmt::format("{:a} {:a}\n", r.seconds, r.energy);
     for (const auto& step : r.steps)
       for (const auto& k : step.records) {

@@ -1,7 +1,7 @@
 // decode_step, prefill_step and attention measurement records map to workload specs that build.
 #include <doctest/doctest.h>
 
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 #include "workloads/workload.h"
 
 using namespace hwsim;

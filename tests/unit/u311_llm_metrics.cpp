@@ -1,7 +1,7 @@
 // LLM metrics from a hand-made result: tokens/s, TTFT, TPOT, MBU, MFU, class times, gaps.
 #include <doctest/doctest.h>
 
-#include "app/llm_metrics.h"
+#include "run/metrics/llm_metrics.h"
 
 using namespace hwsim;
 

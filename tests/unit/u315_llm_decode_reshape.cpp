@@ -7,7 +7,8 @@
 
 #include <optional>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "ops/tensor_ids.h"
 #include "sim/engine/isolated_run.h"
 #include "workloads/llm/step_lowering.h"
@@ -96,7 +97,7 @@ TEST_CASE("decode reshape: a generate gives the same figures with and without it
         reshapable += s.reshape ? 1 : 0;
         if (!reshape) s.reshape = {};
       }
-      RunResult r = simulate(load_config("h100", {}), w);
+      RunResult r = simulate(load_chip("h100", {}), w);
       std::string out = fmt::format("{} {:a} {:a}", reshapable, r.seconds, r.energy);
       for (const StepResult& s : r.steps) out += fmt::format(" {} {:a}", s.label, s.seconds);
       for (const LevelTraffic& t : r.traffic) out += fmt::format(" {:a}", t.bytes);

@@ -2,7 +2,8 @@
 // both GPU framework passes and on a TPU with XLA fusion; the simulated FLOPs are the graph's.
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/llm/train_workload.h"
 #include "workloads/workload.h"
@@ -12,7 +13,7 @@ using namespace hwsim::test;
 
 namespace {
 void run_on(const std::string& chip, const std::string& kernels) {
-  Config config = load_config(chip_file(chip), {});
+  Config config = load_chip(chip_file(chip), {});
   Workload w = WorkloadCatalog::build("train:model=gpt2,layers=2,batch=2,seq=256,checkpoint=full,kernels=" + kernels);
   RunResult r = simulate(config, w);
   CHECK(r.seconds > 0);

@@ -1,7 +1,7 @@
 // Latency percentiles interpolate linearly between order statistics, as numpy.percentile does.
 #include <doctest/doctest.h>
 
-#include "app/serving_metrics.h"
+#include "run/metrics/serving_metrics.h"
 
 using namespace hwsim;
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "app/serving_pool.h"
+#include "run/serving/serving_pool.h"
 #include "sim/error.h"
 #include "workloads/spec.h"
 

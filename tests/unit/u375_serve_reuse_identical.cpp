@@ -4,7 +4,7 @@
 // gives the same numbers bit for bit.
 // Under a power limit the clock governor's history carries from step to step too: a step is
 // reused only where the device would run it exactly as recorded (its caches as they were, its
-// governor setting the same clocks), and is left as that step left it (Device::replay_step).
+// governor setting the same clocks), and is left as that step left it (StepReplay::replay_step).
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include "app/serving_speculative.h"
+#include "run/serving/serving_speculative.h"
 
 using namespace hwsim;
 

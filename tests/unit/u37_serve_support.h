@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "app/serving_runner.h"
-#include "app/simulate.h"
-#include "app/system_simulate.h"
+#include "ops/device.h"
+#include "run/serving/serving_deployment.h"
+#include "run/simulate.h"
+#include "run/simulate.h"
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
 #include "sim/registry.h"
@@ -34,7 +35,7 @@ inline std::string write_trace(const std::string& name, const std::string& body)
 // Every serving number of `spec` on `chip` (config overrides `sets`) as text: hex floats, bit-exact.
 inline std::string serve_numbers(const std::string& chip, const std::string& spec, const std::vector<std::string>& sets = {}) {
   return run_isolated([&] {
-    Config config = load_config(chip_file(chip), sets);
+    Config config = load_chip(chip_file(chip), sets);
     RunResult r = simulate(config, WorkloadCatalog::build(spec));
     const ServingMetrics& m = r.serving;
     std::string out = fmt::format("steps {} kv {} dur {:a} ttft {:a} {:a} tpot {:a} itl {:a} e2e {:a} {:a} pre {}\n",
@@ -52,7 +53,7 @@ template <class Format>
 std::string serve_formatted(const std::string& chip, const std::string& spec, const std::vector<std::string>& sets,
                             Format format) {
   return run_isolated([&] {
-    Config config = load_config(chip_file(chip), sets);
+    Config config = load_chip(chip_file(chip), sets);
     return format(simulate(config, WorkloadCatalog::build(spec)).serving);
   });
 }
@@ -62,7 +63,7 @@ template <class Format>
 std::string serve_on_system(const std::string& system, const std::string& spec, Format format) {
   return run_isolated([&] {
     Config sys = load_system_config(std::string(HWSIM_SOURCE_DIR) + "/configs/systems/" + system + ".toml", {});
-    Config chip = load_config(sys.text("system.chip"), {});
+    Config chip = load_chip(sys.text("system.chip"), {});
     return format(simulate_system(sys, chip, WorkloadCatalog::build(spec)).serving);
   });
 }

@@ -2,7 +2,7 @@
 // and stall counts (seeded contents, ordered event loop).
 #include <doctest/doctest.h>
 
-#include "models/gpu/warp/kernel_report.h"
+#include "viz/warp/kernel_report.h"
 #include "u4_warp_support.h"
 
 using namespace hwsim::warp;

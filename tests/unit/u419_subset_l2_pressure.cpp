@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "ops/device.h"
 #include "u4_warp_support.h"
 
 using namespace hwsim::warp;
@@ -13,7 +14,7 @@ using namespace hwsim::warp;
 namespace {
 // A 16-SM H100 with a small L2 (two partitions): full grids stay quick to simulate.
 WarpParams small_chip(const std::string& l2) {
-  return WarpParams::from_config(hwsim::load_config("configs/h100.toml", {"gpu.core.model=warp", "gpu.sm_count=16", "memory.l2.size=" + l2}));
+  return WarpParams::from_config(hwsim::load_chip("configs/h100.toml", {"gpu.core.model=warp", "gpu.sm_count=16", "memory.l2.size=" + l2}));
 }
 
 std::unique_ptr<KernelRun> run(const WarpParams& p, const std::string& kernel, std::int64_t grid, std::int64_t block,

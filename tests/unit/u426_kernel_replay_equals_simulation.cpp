@@ -13,7 +13,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "models/gpu/tile/tile_machine.h"
 #include "sim/engine/isolated_run.h"
 #include "workloads/workload.h"
@@ -33,7 +34,7 @@ Run run(const std::string& chip, const std::vector<std::string>& overrides, cons
     TileMachine::replay_kernels(replay);
     RunStreams keep;
     keep.keep_records = true;
-    RunResult r = simulate(load_config(chip, overrides), WorkloadCatalog::build(spec), keep);
+    RunResult r = simulate(load_chip(chip, overrides), WorkloadCatalog::build(spec), keep);
     std::string out = fmt::format("{} {:a} {:a}\n", TileMachine::process_replay_counts().replayed, r.seconds, r.energy);
     for (const auto& step : r.steps)
       for (const auto& k : step.records) {

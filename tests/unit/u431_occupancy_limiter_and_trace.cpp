@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "models/gpu/warp/kernel_report.h"
+#include "viz/warp/kernel_report.h"
 #include "u4_warp_support.h"
 
 using namespace hwsim::warp;

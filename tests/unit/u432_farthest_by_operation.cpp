@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "app/llm_metrics.h"
+#include "run/metrics/llm_metrics.h"
 
 using namespace hwsim;
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/device.h"
 #include "models/gpu/warp/kernel_launch.h"
 #include "models/gpu/warp/parser.h"
 #include "models/gpu/warp/warp_params.h"
@@ -11,7 +12,7 @@
 namespace hwsim::warp::test {
 
 inline const WarpParams& h100() {
-  static WarpParams p = WarpParams::from_config(load_config("configs/h100.toml", {"gpu.core.model=warp"}));
+  static WarpParams p = WarpParams::from_config(load_chip("configs/h100.toml", {"gpu.core.model=warp"}));
   return p;
 }
 

@@ -3,7 +3,8 @@
 // and epilogue), a tiny part of the op.
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
 
@@ -11,7 +12,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("systolic double buffering: a compute-bound 4096^3 bf16 GEMM on TPU v5e does not stall") {
-  Config config = load_config(chip_file("tpu_v5e"), {});
+  Config config = load_chip(chip_file("tpu_v5e"), {});
   RunResult r = simulate(config, WorkloadCatalog::build("gemm:M=4096,N=4096,K=4096,dtype=bf16"));
   REQUIRE(r.steps.size() == 1);
   REQUIRE(r.steps[0].records.size() == 1);

@@ -6,7 +6,8 @@
 // the wait unmistakable.)
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
 
@@ -14,7 +15,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("systolic double buffering: a memory-bound 8x8192x8192 bf16 GEMM stalls on a 200 GB/s HBM") {
-  Config config = load_config(chip_file("tpu_v5e"), {"memory.hbm.bandwidth=200GB/s"});
+  Config config = load_chip(chip_file("tpu_v5e"), {"memory.hbm.bandwidth=200GB/s"});
   RunResult r = simulate(config, WorkloadCatalog::build("gemm:M=8,N=8192,K=8192,dtype=bf16"));
   const WorkRecord& g = r.steps.at(0).records.at(0);
   CHECK(g.bound == "memory");

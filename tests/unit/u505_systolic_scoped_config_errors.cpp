@@ -3,6 +3,7 @@
 // as not a parameter of a systolic chip; an array of zero cells is refused by the loader.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "tests/fixtures/test_support.h"
 
 using namespace hwsim::test;
@@ -26,7 +27,7 @@ TEST_CASE("systolic config: an MXU of zero rows or columns is refused") {
 
 TEST_CASE("systolic config: every shipped TPU loads") {
   for (const char* chip : {"tpu_v4", "tpu_v5e", "tpu_v5p", "tpu_v6e"}) {
-    hwsim::Config c = hwsim::load_config(chip_file(chip), {});
+    hwsim::Config c = hwsim::load_chip(chip_file(chip), {});
     CHECK(c.text("kind") == "systolic");
   }
 }

@@ -2,6 +2,7 @@
 // rows × cols × MACs per cell × 2 FLOP × clock.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/systolic/systolic_chip.h"
 #include "tests/fixtures/test_support.h"
 
@@ -9,7 +10,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 namespace {
-SystolicChip chip(const char* name) { return SystolicChip::from_config(load_config(chip_file(name), {})); }
+SystolicChip chip(const char* name) { return SystolicChip::from_config(load_chip(chip_file(name), {})); }
 }  // namespace
 
 TEST_CASE("systolic peak: v4, v5e, v5p and v6e against Google's figures") {

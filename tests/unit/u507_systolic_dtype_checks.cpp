@@ -2,6 +2,7 @@
 // the key; narrower weights (int4, int8 under bf16 activations) are widened on the vector unit.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/systolic/op_lowering.h"
 #include "tests/fixtures/test_support.h"
 
@@ -9,7 +10,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 namespace {
-SystolicChip chip(const char* name) { return SystolicChip::from_config(load_config(chip_file(name), {})); }
+SystolicChip chip(const char* name) { return SystolicChip::from_config(load_chip(chip_file(name), {})); }
 
 Op gemm(DType a, DType b) {
   GemmOp g;

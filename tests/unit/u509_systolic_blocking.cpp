@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "ops/device.h"
 #include "models/systolic/gemm_blocking.h"
 #include "tests/fixtures/test_support.h"
 
@@ -12,7 +13,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("systolic blocking: 8192^3 bf16 on TPU v4 (16 MiB VMEM per core)") {
-  SystolicChip c = SystolicChip::from_config(load_config(chip_file("tpu_v4"), {}));
+  SystolicChip c = SystolicChip::from_config(load_chip(chip_file("tpu_v4"), {}));
   GemmProblem p;
   p.m = p.n = p.k = 8192;
   auto b = choose_gemm_blocking(p, c);
@@ -36,7 +37,7 @@ TEST_CASE("systolic blocking: 8192^3 bf16 on TPU v4 (16 MiB VMEM per core)") {
 
 TEST_CASE("systolic blocking: HBM traffic of fixed blockings, by hand") {
   // 8192^3 bf16: A, W and C are 128 MiB each.
-  SystolicChip c = SystolicChip::from_config(load_config(chip_file("tpu_v4"), {}));
+  SystolicChip c = SystolicChip::from_config(load_chip(chip_file("tpu_v4"), {}));
   GemmProblem p;
   p.m = p.n = p.k = 8192;
   const double mib128 = 128.0 * 1024 * 1024;
@@ -54,7 +55,7 @@ TEST_CASE("systolic blocking: HBM traffic of fixed blockings, by hand") {
 }
 
 TEST_CASE("systolic blocking: a decode GEMV reads its weights once") {
-  SystolicChip c = SystolicChip::from_config(load_config(chip_file("tpu_v5p"), {}));
+  SystolicChip c = SystolicChip::from_config(load_chip(chip_file("tpu_v5p"), {}));
   GemmProblem p;
   p.m = 1, p.n = 14336, p.k = 4096;
   auto b = choose_gemm_blocking(p, c);

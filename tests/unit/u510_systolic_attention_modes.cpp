@@ -2,6 +2,7 @@
 // then P·V) versus a flash-style fused kernel (scores stay in VMEM, masked blocks skipped).
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/systolic/attention_lowering.h"
 #include "tests/fixtures/test_support.h"
 
@@ -19,8 +20,8 @@ double hbm_bytes(const std::vector<Phase>& phases) {
 TEST_CASE("systolic attention: materialized prefill moves the scores through HBM, fused does not") {
   AttentionOp a;
   a.batch = 1, a.heads = 32, a.kv_heads = 8, a.head_dim = 128, a.q_len = 2048, a.kv_len = 2048;
-  SystolicChip m = SystolicChip::from_config(load_config(chip_file("tpu_v5e"), {}));
-  SystolicChip f = SystolicChip::from_config(load_config(chip_file("tpu_v5e"), {"systolic.attention=fused"}));
+  SystolicChip m = SystolicChip::from_config(load_chip(chip_file("tpu_v5e"), {}));
+  SystolicChip f = SystolicChip::from_config(load_chip(chip_file("tpu_v5e"), {"systolic.attention=fused"}));
   auto materialized = attention_phases(a, "attn", m);
   auto fused = attention_phases(a, "attn", f);
   REQUIRE(materialized.size() == 3);

@@ -2,6 +2,7 @@
 // unit beside the MXU epilogue, and its extra bytes are loaded and stored with the op's own.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/systolic/op_lowering.h"
 #include "tests/fixtures/test_support.h"
 
@@ -9,7 +10,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("systolic fused work: a residual add fused into a down projection") {
-  SystolicChip c = SystolicChip::from_config(load_config(chip_file("tpu_v5e"), {}));
+  SystolicChip c = SystolicChip::from_config(load_chip(chip_file("tpu_v5e"), {}));
   GemmOp g;
   g.m = 512, g.n = 4096, g.k = 14336;
   Op plain{"L0.down_proj", "gemm", g};

@@ -3,7 +3,8 @@
 // add up to the run's time either way.
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
 
@@ -11,7 +12,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("systolic breakdown: decode on TPU v5p is mostly waiting on memory") {
-  RunResult r = simulate(load_config("tpu_v5p", {}), WorkloadCatalog::build("decode_llama8b"));
+  RunResult r = simulate(load_chip("tpu_v5p", {}), WorkloadCatalog::build("decode_llama8b"));
   CHECK(r.bound == "memory");
   CHECK(r.breakdown.memory > 0.5 * r.seconds);
   CHECK(r.breakdown.memory > 4 * r.breakdown.compute);
@@ -19,7 +20,7 @@ TEST_CASE("systolic breakdown: decode on TPU v5p is mostly waiting on memory") {
 }
 
 TEST_CASE("systolic breakdown: a 4096^3 GEMM on TPU v5e is mostly compute") {
-  RunResult r = simulate(load_config("tpu_v5e", {}), WorkloadCatalog::build("gemm:M=4096,N=4096,K=4096,dtype=bf16"));
+  RunResult r = simulate(load_chip("tpu_v5e", {}), WorkloadCatalog::build("gemm:M=4096,N=4096,K=4096,dtype=bf16"));
   CHECK(r.breakdown.compute > 0.9 * r.seconds);
   CHECK(r.breakdown.memory < 0.05 * r.seconds);
   CHECK(r.breakdown.total() == doctest::Approx(r.seconds).epsilon(1e-9));

@@ -4,7 +4,8 @@
 // time; packs divide the groups evenly; groups too large for one block are never packed.
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "models/systolic/gemm_blocking.h"
 #include "models/systolic/pipeline_estimate.h"
 #include "tests/fixtures/test_support.h"
@@ -14,7 +15,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 namespace {
-SystolicChip v5e() { return SystolicChip::from_config(load_config("tpu_v5e", {})); }
+SystolicChip v5e() { return SystolicChip::from_config(load_chip("tpu_v5e", {})); }
 
 // 4096 groups of [8 x 512] x [512 x 128]ᵀ: one block each.
 GemmProblem small_groups(std::int64_t groups) {
@@ -62,7 +63,7 @@ TEST_CASE("systolic packing: groups larger than one block are never packed") {
 
 TEST_CASE("systolic packing: decode attention at batch 512 on TPU v6e stays within a few times its floor") {
   // Before packing every (sequence, KV head) paid its own step and fill: 48x the floor.
-  RunResult r = simulate(load_config("tpu_v6e", {}), WorkloadCatalog::build("decode:model=llama3_8b,batch=512,context=128"));
+  RunResult r = simulate(load_chip("tpu_v6e", {}), WorkloadCatalog::build("decode:model=llama3_8b,batch=512,context=128"));
   double attention = 0, floor = 0;
   for (const auto& k : r.steps[0].records)
     if (k.op_class == "attention") attention += k.seconds, floor += k.roofline_floor;

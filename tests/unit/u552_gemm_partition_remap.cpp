@@ -2,6 +2,7 @@
 // to XCD i mod 8; the kernel renumbers them so each XCD runs a contiguous run of output tiles.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/gemm_lowering.h"
 #include "tests/fixtures/test_support.h"
@@ -16,9 +17,9 @@ std::pair<std::int64_t, std::int64_t> tile_of(const CtaList::View& c) { return {
 
 TEST_CASE("gemm remap: XCD p runs the p-th contiguous run of the tile order") {
   GemmOp g{1024, 1280, 256, 1, DType::bf16, DType::bf16, DType::bf16};
-  GpuChip remapped = GpuChip::from_config(load_config(chip_file("mi300x"), {"gpu.tile.gemm_tiles=128x128x64"}));
+  GpuChip remapped = GpuChip::from_config(load_chip(chip_file("mi300x"), {"gpu.tile.gemm_tiles=128x128x64"}));
   GpuChip plain = GpuChip::from_config(
-      load_config(chip_file("mi300x"), {"gpu.tile.gemm_tiles=128x128x64", "gpu.tile.gemm_partition_remap=false"}));
+      load_chip(chip_file("mi300x"), {"gpu.tile.gemm_tiles=128x128x64", "gpu.tile.gemm_partition_remap=false"}));
   GemmTiling t = choose_gemm_tiling(g, plain);
   REQUIRE(t.split_k == 1);
   REQUIRE_FALSE(t.stream_k);
@@ -34,9 +35,9 @@ TEST_CASE("gemm remap: XCD p runs the p-th contiguous run of the tile order") {
 
 TEST_CASE("gemm remap: an uneven grid gives the first n mod 8 XCDs one tile more") {
   GemmOp g{128, 128 * 11, 256, 1, DType::bf16, DType::bf16, DType::bf16};  // 11 tiles
-  GpuChip remapped = GpuChip::from_config(load_config(chip_file("mi300x"), {"gpu.tile.gemm_tiles=128x128x64"}));
+  GpuChip remapped = GpuChip::from_config(load_chip(chip_file("mi300x"), {"gpu.tile.gemm_tiles=128x128x64"}));
   GpuChip plain = GpuChip::from_config(
-      load_config(chip_file("mi300x"), {"gpu.tile.gemm_tiles=128x128x64", "gpu.tile.gemm_partition_remap=false"}));
+      load_chip(chip_file("mi300x"), {"gpu.tile.gemm_tiles=128x128x64", "gpu.tile.gemm_partition_remap=false"}));
   GemmTiling t = choose_gemm_tiling(g, plain);
   REQUIRE(t.split_k == 1);
   Kernel a = lower_gemm(g, "g", t, plain, 0), b = lower_gemm(g, "g", t, remapped, 0);

@@ -2,6 +2,7 @@
 // description has 8 XCDs of 38 CUs, 64-wide wavefronts and a 256 MiB memory-side cache.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "tests/fixtures/test_support.h"
 
@@ -9,7 +10,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("mi300x: peak FLOP/s per dtype are the datasheet's") {
-  GpuChip c = GpuChip::from_config(load_config(chip_file("mi300x"), {}));
+  GpuChip c = GpuChip::from_config(load_chip(chip_file("mi300x"), {}));
   auto tera = [&](DType t) { return c.peak_flop_rate(t) / 1e12; };
   CHECK(tera(DType::bf16) == doctest::Approx(1307.4).epsilon(0.001));
   CHECK(tera(DType::fp16) == doctest::Approx(1307.4).epsilon(0.001));
@@ -20,7 +21,7 @@ TEST_CASE("mi300x: peak FLOP/s per dtype are the datasheet's") {
 }
 
 TEST_CASE("mi300x: 8 XCDs of 38 CUs, wavefront 64, 4 MiB L2 per XCD, 256 MiB Infinity Cache") {
-  GpuChip c = GpuChip::from_config(load_config(chip_file("mi300x"), {}));
+  GpuChip c = GpuChip::from_config(load_chip(chip_file("mi300x"), {}));
   CHECK(c.sm_count == 304);
   CHECK(c.layout.partitions == 8);
   CHECK(c.sms_per_partition() == 38);
@@ -36,7 +37,7 @@ TEST_CASE("mi300x: 8 XCDs of 38 CUs, wavefront 64, 4 MiB L2 per XCD, 256 MiB Inf
 }
 
 TEST_CASE("mi300x: an NVIDIA chip keeps one partition, no memory-side cache and cuBLAS tiles") {
-  GpuChip h = GpuChip::from_config(load_config(chip_file("h100"), {}));
+  GpuChip h = GpuChip::from_config(load_chip(chip_file("h100"), {}));
   CHECK(h.layout.partitions == 1);
   CHECK_FALSE(h.layout.has_mall());
   CHECK(h.vocabulary.is_nvidia());

@@ -2,6 +2,7 @@
 // extends mi300x.toml).
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "tests/fixtures/test_support.h"
 
@@ -9,8 +10,8 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("mi325x: its own memory and power, everything else inherited from mi300x") {
-  GpuChip m = GpuChip::from_config(load_config(chip_file("mi325x"), {}));
-  GpuChip base = GpuChip::from_config(load_config(chip_file("mi300x"), {}));
+  GpuChip m = GpuChip::from_config(load_chip(chip_file("mi325x"), {}));
+  GpuChip base = GpuChip::from_config(load_chip(chip_file("mi300x"), {}));
   CHECK(m.name == "AMD Instinct MI325X");
   CHECK(m.hbm_bytes == 256.0 * 1024 * 1024 * 1024);
   CHECK(m.hbm_bandwidth == 6e12);

@@ -1,6 +1,7 @@
 // Bad partition, memory-side cache and tile-list settings: one configuration error line each.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "tests/fixtures/test_support.h"
 
@@ -10,7 +11,7 @@ using namespace hwsim::test;
 namespace {
 std::string chip_error(const std::string& chip, const std::vector<std::string>& sets) {
   try {
-    GpuChip::from_config(load_config(chip_file(chip), sets));
+    GpuChip::from_config(load_chip(chip_file(chip), sets));
   } catch (const UserError& e) {
     CHECK(e.code() == ExitCode::config);
     return e.what();

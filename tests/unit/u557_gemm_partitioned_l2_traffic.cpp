@@ -4,7 +4,8 @@
 // Cache; with one shared L2 (gpu.partitions=1, same 32 MiB) once in all.
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
 
@@ -21,7 +22,7 @@ const WorkRecord& only_record(const RunResult& r) {
 }  // namespace
 
 TEST_CASE("mi300x gemm: private XCD L2s fetch the shared A panel once per XCD") {
-  Config c = load_config(chip_file("mi300x"), {"gpu.tile.gemm_tiles=256x256x64"});
+  Config c = load_chip(chip_file("mi300x"), {"gpu.tile.gemm_tiles=256x256x64"});
   RunResult r = simulate(c, WorkloadCatalog::build("gemm:M=256,N=2048,K=256"));
   const WorkRecord& k = only_record(r);
   REQUIRE(k.detail("workgroups") == 8);
@@ -34,7 +35,7 @@ TEST_CASE("mi300x gemm: private XCD L2s fetch the shared A panel once per XCD") 
 }
 
 TEST_CASE("mi300x gemm: one shared 32 MiB L2 (the what-if) fetches A once") {
-  Config c = load_config(chip_file("mi300x"), {"gpu.tile.gemm_tiles=256x256x64", "gpu.partitions=1"});
+  Config c = load_chip(chip_file("mi300x"), {"gpu.tile.gemm_tiles=256x256x64", "gpu.partitions=1"});
   RunResult r = simulate(c, WorkloadCatalog::build("gemm:M=256,N=2048,K=256"));
   const WorkRecord& k = only_record(r);
   REQUIRE(k.detail("workgroups") == 8);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "tests/fixtures/test_support.h"
 
@@ -17,7 +18,7 @@ struct Peak { DType dtype; DType acc; double tflops; };
 
 void check_peaks(const std::string& name, int sms, double ghz, const std::vector<Peak>& peaks) {
   CAPTURE(name);
-  GpuChip chip = GpuChip::from_config(load_config(chip_file(name), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file(name), {}));
   CHECK(chip.sm_count == sms);
   CHECK(chip.clock_hz == doctest::Approx(ghz * 1e9));
   for (const Peak& p : peaks) {
@@ -34,7 +35,7 @@ TEST_CASE("peak rates: RTX 4090 (Ada WP, at 2.52 GHz), FP16/FP8 with FP32 and FP
               {{fp32, fp32, 82.6}, {tf32, fp32, 82.6}, {bf16, fp32, 165.2}, {fp16, fp32, 165.2},
                {fp16, fp16, 330.3}, {fp8, fp32, 330.3}, {fp8, fp16, 660.6}, {int8, fp32, 660.6},
                {bf16, fp16, 165.2}});  // BF16 has no FP16 accumulate: its FP32-accumulate rate
-  GpuChip chip = GpuChip::from_config(load_config(chip_file("rtx4090"), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file("rtx4090"), {}));
   CHECK_FALSE(chip.supports(DType::fp4));
   CHECK_FALSE(chip.supports(DType::fp6));
 }
@@ -66,7 +67,7 @@ TEST_CASE("peak rates: B200 (HGX, 1000 W) and GB200 (1200 W) per GPU") {
 TEST_CASE("peak rates: H100 and A100 have no FP4/FP6; FP16 accumulate runs at the FP16 rate") {
   for (const char* name : {"h100", "a100"}) {
     CAPTURE(name);
-    GpuChip chip = GpuChip::from_config(load_config(chip_file(name), {}));
+    GpuChip chip = GpuChip::from_config(load_chip(chip_file(name), {}));
     CHECK_FALSE(chip.supports(DType::fp4));
     CHECK_FALSE(chip.supports(DType::fp6));
     CHECK(chip.peak_flop_rate(DType::fp16, DType::fp16) == chip.peak_flop_rate(DType::fp16));

@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "sim/engine/isolated_run.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
@@ -18,7 +19,7 @@ namespace {
 // SystemC runs once per process: each simulation in a child, its time sent back exactly (%a).
 double gemm_seconds(const char* chip, const char* acc) {
   std::string text = run_isolated([&] {
-    Config config = load_config(chip_file(chip), {});
+    Config config = load_chip(chip_file(chip), {});
     double s = simulate(config, WorkloadCatalog::build(std::string("gemm:M=8192,N=8192,K=8192,dtype=fp16,acc=") + acc))
                    .seconds;
     char buf[64];

@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "sim/engine/isolated_run.h"
 #include "tests/fixtures/test_support.h"
 #include "workloads/workload.h"
@@ -19,7 +20,7 @@ namespace {
 struct GemmFigures { double seconds, min_bytes, flops, floor; bool compute_bound; };
 GemmFigures run_gemm(const char* dtype) {
   std::string text = run_isolated([&] {
-    Config config = load_config(chip_file("b200"), {});
+    Config config = load_chip(chip_file("b200"), {});
     RunResult r = simulate(config, WorkloadCatalog::build(std::string("gemm:M=16384,N=16384,K=16384,dtype=") + dtype));
     char buf[256];
     std::snprintf(buf, sizeof buf, "%a %a %a %a %d", r.seconds, r.min_bytes, r.flops, r.roofline_floor,

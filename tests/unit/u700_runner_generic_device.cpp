@@ -3,7 +3,8 @@
 // device's own main memory, metric derivation and detail roll-up, all without a GPU.
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 #include "tests/unit/u7_fake_device.h"
 #include "workloads/workload.h"
@@ -12,7 +13,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("runner: a gemm on the fake device is one record of 1 us with its FLOPs and SRAM bytes") {
-  Config config = load_config(fixture("config/good/fake_device.toml"), {});
+  Config config = load_chip(fixture("config/good/fake_device.toml"), {});
   RunResult r = simulate(config, WorkloadCatalog::build("gemm:M=64,N=64,K=64,dtype=bf16"));
   CHECK(r.device_kind == "fake");
   CHECK(r.memory_levels == std::vector<std::string>{"sram"});
@@ -29,7 +30,7 @@ TEST_CASE("runner: a gemm on the fake device is one record of 1 us with its FLOP
 
 namespace {
 std::size_t decode_records(const std::string& extra) {
-  Config config = load_config(fixture("config/good/fake_device.toml"), {"fake.sram=1 TB"});
+  Config config = load_chip(fixture("config/good/fake_device.toml"), {"fake.sram=1 TB"});
   RunResult r = simulate(config, WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=16,layers=1" + extra));
   return r.steps.at(0).records.size();
 }
@@ -48,7 +49,7 @@ TEST_CASE("runner: a workload's framework pass wins over the device's default") 
 }
 
 TEST_CASE("runner: language-model metrics are derived once, for any device") {
-  Config config = load_config(fixture("config/good/fake_device.toml"), {"fake.sram=1 TB"});
+  Config config = load_chip(fixture("config/good/fake_device.toml"), {"fake.sram=1 TB"});
   RunResult r = simulate(config, WorkloadCatalog::build("decode:model=llama3_8b,batch=4,context=16,layers=1"));
   REQUIRE(r.llm.present);
   CHECK(r.llm.tokens == 4);
@@ -57,7 +58,7 @@ TEST_CASE("runner: language-model metrics are derived once, for any device") {
 }
 
 TEST_CASE("runner: the capacity check uses the device's own main memory") {
-  Config config = load_config(fixture("config/good/fake_device.toml"), {});  // 1 MiB of SRAM
+  Config config = load_chip(fixture("config/good/fake_device.toml"), {});  // 1 MiB of SRAM
   CHECK_THROWS_WITH_AS(simulate(config, WorkloadCatalog::build("decode_llama8b")),
                        doctest::Contains("does not fit fake chip"), UserError);
 }

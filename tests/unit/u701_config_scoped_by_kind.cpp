@@ -3,6 +3,7 @@
 // line naming the component, the key and the kind.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "tests/fixtures/test_support.h"
 #include "tests/unit/u7_fake_device.h"
 
@@ -10,7 +11,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("config: a chip of another kind needs none of the GPU's required keys") {
-  Config c = load_config(fixture("config/good/fake_device.toml"), {});
+  Config c = load_chip(fixture("config/good/fake_device.toml"), {});
   CHECK(c.kind() == "fake");
   CHECK(c.number("fake.sram") == 1024.0 * 1024);
   CHECK_THROWS_AS(c.number("gpu.sm_count"), std::logic_error);  // not a key of this chip

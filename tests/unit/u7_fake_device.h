@@ -6,7 +6,7 @@
 // "widgets" (1 per record, summed over a run).
 #include "sim/config/config.h"
 #include "sim/config/param.h"
-#include "sim/device/device.h"
+#include "ops/device.h"
 #include "sim/engine/systemc.h"
 #include "sim/registry.h"
 

@@ -2,6 +2,7 @@
 // Ethos-U55-256's micro-block step (2x2x8 OFM elements x 32 IFM channels / 256 MACs = 4 cycles).
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/mcu/mcu_chip.h"
 #include "tests/fixtures/test_support.h"
 
@@ -9,7 +10,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 namespace {
-McuChip chip(const char* name) { return McuChip::from_config(load_config(chip_file(name), {})); }
+McuChip chip(const char* name) { return McuChip::from_config(load_chip(chip_file(name), {})); }
 }  // namespace
 
 TEST_CASE("mcu peak: Cortex-M7 SMLAD, Helium on M55 and M85, Ethos-U55-256") {

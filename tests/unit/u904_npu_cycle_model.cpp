@@ -6,6 +6,7 @@
 //   first conv 10x4 on 1 channel: part-kernel-first ceil(40/4)·1 = 10 steps (not 40) × 8 × 156 = 12480
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/mcu/mcu_chip.h"
 #include "models/mcu/mcu_lowering.h"
 #include "tests/fixtures/test_support.h"
@@ -24,7 +25,7 @@ ConvOp layer(std::int64_t in_c, std::int64_t out_c, std::int64_t k, bool dw) {
 }  // namespace
 
 TEST_CASE("npu cycles: pointwise, depthwise, fully connected and part-kernel-first") {
-  McuChip u55 = McuChip::from_config(load_config(chip_file("cortex_m55_u55"), {}));
+  McuChip u55 = McuChip::from_config(load_chip(chip_file("cortex_m55_u55"), {}));
   McuWork pw = lower_mcu_op(Op{"pw", "conv", layer(64, 64, 1, false)}, u55, Home::sram);
   CHECK(pw.engine == Engine::npu);
   CHECK(pw.fallback.empty());

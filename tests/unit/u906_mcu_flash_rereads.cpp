@@ -3,6 +3,7 @@
 // SRAM, one read. The M7: 2 pixels per pass, 2 SMLAD MACs per cycle at 0.5 efficiency.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/mcu/mcu_chip.h"
 #include "models/mcu/mcu_lowering.h"
 #include "tests/fixtures/test_support.h"
@@ -14,12 +15,12 @@ TEST_CASE("cpu conv: flash re-reads without a cache, one read with it") {
   ConvOp c;  // 8x8x64 → 64, 3x3: weights 64·64·9 + 64·8 = 37,376 B > the 16 KiB D-cache
   c.in_h = c.in_w = 8, c.in_c = c.out_c = 64, c.kernel_h = c.kernel_w = 3;
   set_padding(c, ConvPadding::same);
-  McuChip m7 = McuChip::from_config(load_config(chip_file("cortex_m7_stm32h7"), {}));
+  McuChip m7 = McuChip::from_config(load_chip(chip_file("cortex_m7_stm32h7"), {}));
   McuWork flash = lower_mcu_op(Op{"c", "conv", c}, m7, Home::flash);
   CHECK(flash.weight_bytes == 37376);
   CHECK(flash.weight_traffic == 37376.0 * 32);  // 64 pixels / 2 per pass
   CHECK(flash.cycles == doctest::Approx(conv_macs(c) / 1.0));
   CHECK(lower_mcu_op(Op{"c", "conv", c}, m7, Home::sram).weight_traffic == 37376);
-  McuChip big_cache = McuChip::from_config(load_config(chip_file("cortex_m7_stm32h7"), {"mcu.dcache.size=64KiB"}));
+  McuChip big_cache = McuChip::from_config(load_chip(chip_file("cortex_m7_stm32h7"), {"mcu.dcache.size=64KiB"}));
   CHECK(lower_mcu_op(Op{"c", "conv", c}, big_cache, Home::flash).weight_traffic == 37376);
 }

@@ -2,14 +2,15 @@
 // the inference metrics are derived once from the records (latency = their sum, MACs exact).
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 
 using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("mcu run: kws_dscnn on cortex_m55_u55, all on the NPU, weights in SRAM") {
-  Config config = load_config(chip_file("cortex_m55_u55"), {});
+  Config config = load_chip(chip_file("cortex_m55_u55"), {});
   RunResult r = simulate(config, WorkloadCatalog::build("kws_dscnn"));
   const InferenceMetrics& m = r.inference;
   REQUIRE(m.present);

@@ -3,14 +3,15 @@
 // flash's bandwidth — slower than from SRAM.
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 
 using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("mcu run: vww_mobilenet with 200 KiB of SRAM streams its 230 kB of weights from flash") {
-  Config config = load_config(chip_file("cortex_m55_u55"), {"memory.sram.size=200KiB"});
+  Config config = load_chip(chip_file("cortex_m55_u55"), {"memory.sram.size=200KiB"});
   RunResult r = simulate(config, WorkloadCatalog::build("vww_mobilenet"));
   const InferenceMetrics& m = r.inference;
   REQUIRE(m.present);

@@ -2,14 +2,15 @@
 // depthwise conv runs as a stream pass with the same FLOPs.
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 
 using namespace hwsim;
 using namespace hwsim::test;
 
 TEST_CASE("conv on h100: ResNet-8 runs, FLOPs are twice its MACs") {
-  Config config = load_config(chip_file("h100"), {});
+  Config config = load_chip(chip_file("h100"), {});
   RunResult r = simulate(config, WorkloadCatalog::build("ic_resnet8"));
   double conv_flops = 0;  // kernels keep the op's name; the convs are the stem, stacks' convs and shortcuts
   for (const auto& k : r.steps.front().records)
@@ -20,7 +21,7 @@ TEST_CASE("conv on h100: ResNet-8 runs, FLOPs are twice its MACs") {
 }
 
 TEST_CASE("conv on tpu_v5e: the implicit GEMM and a depthwise vector pass") {
-  Config config = load_config(chip_file("tpu_v5e"), {});
+  Config config = load_chip(chip_file("tpu_v5e"), {});
   RunResult r = simulate(config, WorkloadCatalog::build("kws_dscnn"));
   double conv_flops = 0;
   for (const auto& k : r.steps.front().records)

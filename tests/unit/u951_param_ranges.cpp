@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ops/device.h"
 #include "sim/config/param.h"
 #include "tests/fixtures/test_support.h"
 
@@ -64,7 +65,7 @@ TEST_CASE("ranges: a chip file's NaN, infinity and scaled overflow are refused a
 TEST_CASE("ranges: every shipped chip and system loads inside its ranges") {
   for (const auto& name : shipped_chips()) {
     INFO(name);
-    Config c = load_config(name, {});
+    Config c = load_chip(name, {});
     for (const auto& d : ParamCatalog::instance().all()) {
       if (!applies_to(d, c.kind()) || d.type == ParamType::choice || d.type == ParamType::text ||
           d.type == ParamType::boolean)

@@ -2,7 +2,7 @@
 // is one line naming the file, the line and the field; a measured time must be positive.
 #include <doctest/doctest.h>
 
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 #include "sim/error.h"
 #include "tests/fixtures/test_support.h"
 

@@ -3,6 +3,7 @@
 // implementation asked for by name that cannot run the op.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/attention_lowering.h"
 #include "sim/error.h"
@@ -12,7 +13,7 @@ using namespace hwsim;
 using namespace hwsim::test;
 
 namespace {
-GpuChip chip(const char* name) { return GpuChip::from_config(load_config(chip_file(name), {})); }
+GpuChip chip(const char* name) { return GpuChip::from_config(load_chip(chip_file(name), {})); }
 
 AttentionOp op(DType dtype, std::int64_t q_len, std::int64_t kv_len, bool causal,
                AttentionImpl impl = AttentionImpl::automatic) {

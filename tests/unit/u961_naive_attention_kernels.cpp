@@ -3,6 +3,7 @@
 // B·H·Sq·Skv·D multiply-adds of the dense (unmasked) product and writes the fp32 scores.
 #include <doctest/doctest.h>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/naive_attention_lowering.h"
 #include "tests/fixtures/test_support.h"
@@ -27,7 +28,7 @@ const Kernel* find(const std::vector<Kernel>& ks, const std::string& suffix) {
 }  // namespace
 
 TEST_CASE("naive attention: the math path's kernels, bf16 causal GQA versus fp32 MHA") {
-  GpuChip chip = GpuChip::from_config(load_config(chip_file("h100"), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file("h100"), {}));
   auto bf16 = lower_naive_attention(shape(DType::bf16, true, 2), "attn", chip, std::int64_t(1) << 40, {});
   auto fp32 = lower_naive_attention(shape(DType::fp32, false, 8), "attn", chip, std::int64_t(1) << 40, {});
   // bf16: 3 upcasts, q scale, 5 mask kernels, 2 repeat_interleave, k scale, QKᵀ, mask add,
@@ -49,7 +50,7 @@ TEST_CASE("naive attention: the math path's kernels, bf16 causal GQA versus fp32
 }
 
 TEST_CASE("naive attention: scores that cannot fit the device are refused") {
-  GpuChip chip = GpuChip::from_config(load_config(chip_file("h100"), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file("h100"), {}));
   AttentionOp a = shape(DType::bf16, true, 8);
   a.batch = 16, a.heads = 32, a.q_len = a.kv_len = 32768;  // 16·32·32768² fp32 scores = 2.2 TB
   CHECK_THROWS_WITH(lower_naive_attention(a, "attn", chip, std::int64_t(1) << 40, {}),

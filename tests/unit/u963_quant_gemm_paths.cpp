@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/quant_gemm_lowering.h"
 #include "sim/error.h"
@@ -35,7 +36,7 @@ double written_bytes(const Kernel& k) {
 }  // namespace
 
 TEST_CASE("quantised GEMM: tinygemm re-reads the weights once per 16-row pass") {
-  GpuChip chip = GpuChip::from_config(load_config(chip_file("h100"), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file("h100"), {}));
   // int4 weights and one bf16 (scale, zero) pair per 128 weights along K: 0.5 + 4/128 B/weight.
   const double packed = 4096.0 * 4096 * (0.5 + 4.0 / 128);
   CHECK(quant_scale_bytes(int4(1, Dequant::fused)) == doctest::Approx(4096.0 * 32 * 4));
@@ -52,7 +53,7 @@ TEST_CASE("quantised GEMM: tinygemm re-reads the weights once per 16-row pass") 
 }
 
 TEST_CASE("quantised GEMM: separate dequantisation writes the bf16 weights the GEMM loads") {
-  GpuChip chip = GpuChip::from_config(load_config(chip_file("h100"), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file("h100"), {}));
   auto k = lower_quant_gemm(int4(1, Dequant::separate), "g", chip, std::int64_t(1) << 40, {});
   REQUIRE(k.size() == 2);
   CHECK(k[0].op_class == "dequant");
@@ -67,7 +68,7 @@ TEST_CASE("quantised GEMM: separate dequantisation writes the bf16 weights the G
 }
 
 TEST_CASE("quantised GEMM: eager dequantisation is a cast and a scale for int8, refused for packed int4") {
-  GpuChip chip = GpuChip::from_config(load_config(chip_file("h100"), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file("h100"), {}));
   GemmOp g = int4(1, Dequant::eager);
   CHECK_THROWS_AS(lower_quant_gemm(g, "g", chip, std::int64_t(1) << 40, {}), UserError);
   g.b = DType::int8;

@@ -3,7 +3,8 @@
 // takes the step (it refuses a causal mask with q_len != kv_len; the math path would run instead).
 #include <doctest/doctest.h>
 
-#include "app/simulate.h"
+#include "ops/device.h"
+#include "run/simulate.h"
 #include "tests/fixtures/test_support.h"
 
 using namespace hwsim;
@@ -32,7 +33,7 @@ TEST_CASE("decode attention: one new token is not causal, a prefill is, and thei
 }
 
 TEST_CASE("decode attention: an A100 runs FlashAttention-2's split-KV decode, not the math path") {
-  Config config = load_config(chip_file("a100"), {});
+  Config config = load_chip(chip_file("a100"), {});
   RunResult r = simulate(config, WorkloadCatalog::build("decode:model=llama3_8b,batch=1,context=1024,layers=1"));
   bool flash = false, naive = false;
   for (const auto& k : r.steps.front().records) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ops/device.h"
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/quant_gemm_lowering.h"
 #include "sim/error.h"
@@ -35,7 +36,7 @@ double gemm_seconds(const std::string& fields) {
 }  // namespace
 
 TEST_CASE("int8pack: the framework's casts around a 16x16-thread SIMT kernel") {
-  GpuChip chip = GpuChip::from_config(load_config(chip_file("h100"), {}));
+  GpuChip chip = GpuChip::from_config(load_chip(chip_file("h100"), {}));
   auto ks = lower_quant_gemm(int8pack(20, 4100, 4096), "g", chip, std::int64_t(1) << 40, {});
   REQUIRE(ks.size() == 4);
   CHECK(ks[0].name == "g.x_to_fp32");

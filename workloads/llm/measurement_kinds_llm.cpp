@@ -3,7 +3,7 @@
 // skipped (nullopt), like the gemm adapter's; an ill-typed field is an error naming its line.
 #include <fmt/format.h>
 
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 #include "ops/dtype.h"
 
 namespace hwsim {

@@ -4,7 +4,7 @@
 // communication removed are skipped: the first is host-bound, the second is not a real step.
 #include <fmt/format.h>
 
-#include "app/validate/measurement.h"
+#include "sim/measurement/measurement.h"
 
 namespace hwsim {
 namespace {

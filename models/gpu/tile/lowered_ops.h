@@ -11,7 +11,7 @@
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/packed_kernel.h"
 #include "ops/op_graph.h"
-#include "sim/device/device.h"
+#include "ops/device.h"
 
 namespace hwsim {
 

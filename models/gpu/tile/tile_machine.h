@@ -64,7 +64,7 @@ class TileMachine : public sc_core::sc_module {
   };
   static ReplayCounts process_replay_counts();
 
-  // What a step carries into the next (Device::replay_step): the caches' contents, and the clock
+  // What a step carries into the next (StepReplay::replay_step): the caches' contents, and the clock
   // domain that records and replays what its governor did.
   PartitionedCaches::State cache_state() const { return caches_.state(); }
   void set_cache_state(const PartitionedCaches::State& s) { caches_.set_state(s); }

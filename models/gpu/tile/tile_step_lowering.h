@@ -6,7 +6,7 @@
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/kernel.h"
-#include "sim/device/device.h"
+#include "ops/device.h"
 
 namespace hwsim {
 

@@ -1,0 +1,75 @@
+#include "run/capacity.h"
+
+#include <fmt/format.h>
+
+#include "sim/error.h"
+#include "sim/units.h"
+#include "workloads/llm/capacity.h"
+
+namespace hwsim {
+
+// A language-model run must hold its weights, KV cache and activations in the device's main
+// memory; any other workload at least the inputs and outputs of each of its ops.
+void check_capacity(const DeviceInfo& device, const Workload& workload) {
+  double capacity = device.main_memory().bytes;
+  if (!workload.stage_footprint.empty()) {  // a training job on one device
+    const DeviceFootprint& f = workload.stage_footprint.front();
+    if (f.total() > capacity)
+      workload_error(fmt::format("workload '{}' does not fit {}: it holds {} (weights {}, gradients {}, optimizer {}, "
+                                 "activations {}), the {} holds {}{}{}",
+                                 workload.spec, device.name, format_quantity(f.total(), Dimension::bytes),
+                                 format_quantity(f.weights, Dimension::bytes), format_quantity(f.gradients, Dimension::bytes),
+                                 format_quantity(f.optimizer, Dimension::bytes),
+                                 format_quantity(f.activations, Dimension::bytes), device.main_memory().name,
+                                 format_quantity(capacity, Dimension::bytes), workload.fit_advice ? ". " : "",
+                                 workload.fit_advice ? workload.fit_advice(capacity) : std::string()));
+    return;
+  }
+  if (workload.llm) {
+    const LlmFacts& f = *workload.llm;
+    if (footprint_bytes(f, f.batch, f.context) > capacity)
+      workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " +
+                     fit_advice(workload, capacity));
+    return;
+  }
+  if (device.static_memory_plan) return;  // the device places tensors itself and refuses what does not fit
+  for (const auto& step : workload.steps)
+    for (OpVertex v : execution_order(step.graph)) {
+      double bytes = op_min_bytes(step.graph[v]);
+      if (bytes > capacity)
+        workload_error(fmt::format("workload '{}' does not fit {}: {} reads and writes {} of tensors, the {} holds {}",
+                                   workload.spec, device.name, step.graph[v].name,
+                                   format_quantity(bytes, Dimension::bytes), device.main_memory().name,
+                                   format_quantity(capacity, Dimension::bytes)));
+    }
+}
+
+// A layout needs ranks ≤ devices; each stage's devices must hold what the workload keeps there.
+void check_system_capacity(const SystemSpec& s, const Workload& w, const DeviceInfo& device) {
+  const Parallelism& p = w.parallel;
+  if (p.ranks() > s.devices())
+    workload_error(fmt::format("workload '{}' needs {} devices (tp={} × pp={} × ep={} × dp={}); system {} has {}",
+                               w.spec, p.ranks(), p.tp, p.pp, p.ep, p.dp, s.name, s.devices()));
+  double capacity = device.main_memory().bytes;
+  if (w.stage_footprint.empty()) check_capacity(device, w);  // one device's worth on each rank
+  for (const auto& step : w.steps)  // a collective's buffer must fit each rank
+    for (auto [v, end] = boost::vertices(step.graph); v != end; ++v)
+      if (const auto* c = std::get_if<CollectiveOp>(&step.graph[*v].shape); c && c->bytes > capacity)
+        workload_error(fmt::format("workload '{}' does not fit: {} of {} per rank, a {} {} holds {}", w.spec,
+                                   step.graph[*v].name, format_quantity(c->bytes, Dimension::bytes), device.name,
+                                   device.main_memory().name, format_quantity(capacity, Dimension::bytes)));
+  for (std::size_t stage = 0; stage < w.stage_footprint.size(); ++stage) {
+    const DeviceFootprint& f = w.stage_footprint[stage];
+    if (f.total() <= capacity) continue;
+    std::string advice = w.fit_advice ? w.fit_advice(capacity) : stage_fit_advice(w, stage, capacity);
+    workload_error(fmt::format(
+        "workload '{}' does not fit: each device of stage {} holds {} (weights {}, KV cache {}, activations {}, "
+        "gradients {}, optimizer {}), a {} {} holds {}{}{}",
+        w.spec, stage, format_quantity(f.total(), Dimension::bytes), format_quantity(f.weights, Dimension::bytes),
+        format_quantity(f.kv_cache, Dimension::bytes), format_quantity(f.activations, Dimension::bytes),
+        format_quantity(f.gradients, Dimension::bytes), format_quantity(f.optimizer, Dimension::bytes), device.name,
+        device.main_memory().name, format_quantity(capacity, Dimension::bytes), advice.empty() ? "" : ". ", advice));
+  }
+}
+
+}  // namespace hwsim

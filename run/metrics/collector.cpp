@@ -1,0 +1,56 @@
+#include "run/metrics/collector.h"
+
+#include "run/metrics/inference_metrics.h"
+
+namespace hwsim {
+
+void describe_device(RunResult& result, const DeviceInfo& device) {
+  result.level = device.level;
+  result.device_kind = device.kind;
+  result.unit = device.unit;
+  result.summary_detail = device.summary_detail;
+  result.compute_unit = device.compute_unit;
+  result.tdp = device.tdp;
+  result.max_clock = device.max_clock;
+  result.peak_clock = device.peak_clock;
+  for (const auto& level : device.memory) {
+    result.memory_levels.push_back(level.name);
+    result.memory_level_bandwidth.push_back(level.bandwidth);
+  }
+}
+
+namespace {
+RunResult described(const DeviceInfo& device) {
+  RunResult r;
+  describe_device(r, device);
+  return r;
+}
+}  // namespace
+
+RunCollector::RunCollector(const Workload& workload, const DeviceInfo& device, const RunStreams& streams,
+                           std::size_t devices, bool keep)
+    : workload_(workload), device_(device), streams_(streams), keep_(keep), result_(described(device)),
+      totals_(result_.memory_levels, devices), llm_(workload), power_(result_.max_clock) {}
+
+void RunCollector::add_step(StepResult&& step) {
+  totals_.add_step(step);
+  llm_.add_step(step);
+  power_.add_step(step);
+  for (auto& part : parts_) part->add_step(step);
+  for (StepSink* sink : streams_.sinks) sink->add_step(step);
+  if (!keep_) std::vector<WorkRecord>().swap(step.records);
+  result_.steps.push_back(std::move(step));
+  if (streams_.progress) streams_.progress(result_.steps.size(), workload_.steps.size());
+}
+
+RunResult RunCollector::finish() {
+  RunResult& r = result_;
+  totals_.finish(r);
+  r.power = power_.finish(r.seconds, r.flops, r.energy);  // from every record, kept or not
+  for (auto& part : parts_) part->finish(r);
+  r.llm = llm_.finish(r);
+  r.inference = compute_inference_metrics(r, device_);
+  return std::move(r);
+}
+
+}  // namespace hwsim
