@@ -47,6 +47,8 @@ struct DeviceInfo {
   std::vector<MemoryLevel> memory;  // near → far; the last is main memory
   std::array<double, kDTypeCount> peak_flop_rate{};  // dense FLOP/s per dtype; 0 = unsupported
   double tdp = 0;                   // watts: the board power limit (power.tdp)
+  double idle_power = 0;            // watts: board power with nothing running (power.idle; 0: not
+                                    // modelled), charged over a run's time no record covers
   double max_clock = 0;             // Hz: the clock a clock governor lowers under the limit; 0 = none
   std::string peak_clock;           // the clock peak_flop_rate assumes, for the report ("1.98 GHz, gpu.sm.clock")
   // Names of every record's numbers: `memory` names near → far, and the device's details.

@@ -44,7 +44,10 @@ class SystemRunner : public Runner {
     check_system_capacity(system.spec(), workload, info);
     system.check_connected(workload.parallel.ranks());
     Fabric& fabric = system.add_fabric("fabric");
-    RunCollector collector(workload, info, request.streams, stages.size(), true);
+    // Each stage's device stands for its tp·ep·dp ranks.
+    const Parallelism& p = workload.parallel;
+    std::vector<double> ranks(stages.size(), double(p.tp * p.ep * p.dp));
+    RunCollector collector(workload, info, request.streams, ranks, true);
     collector.add_part(system_metrics(system, fabric, workload, info));
     StepExecutor executor(stages, {&fabric, &system.spec(), layout_groups(workload.parallel)});
     StepRunner runner("system_runner", std::move(executor), workload, framework_for(workload.framework, info),

@@ -117,6 +117,8 @@ struct WorkRecord {
   Figures<kMaxEnergyParts> energy_parts;  // joules per schema->energy_parts; they sum to `energy`
   double clock = 0;          // Hz: the device's average clock over the record; 0 = not modelled
   double throttled = 0;      // seconds of the record the clock governor held the clock below max
+  double over_limit = 0;     // joules above the power limit drawn before the governor first looked
+                             // (its allowed transient: a run's first control period, unobserved)
   Figures<kMaxDetails> details;       // values per schema->details
   // derived by finalize()
   double seconds = 0;
@@ -152,16 +154,20 @@ struct RunResult {
   std::vector<double> memory_level_bandwidth;  // peak bytes/s of each of memory_levels (the chip
                                               // file's figure; 0 = not given)
   double tdp = 0;            // the chip's power limit (power.tdp)
+  double idle_power = 0;     // watts one device draws with nothing running (0 = not modelled)
   double max_clock = 0;      // Hz: the device's maximum clock (0 = it models no clock)
   std::string peak_clock;    // the clock the peaks assume (DeviceInfo::peak_clock)
   std::vector<StepResult> steps;
-  // derived by finalize()
-  double seconds = 0;        // whole workload
+  // derived by ResultBuilder::finish. The figures below are one device's: on several devices (a
+  // system's pipeline stages, a serving deployment's instances) the average over the devices the
+  // run used, each simulated device standing for its ranks; RunResult::system has the totals.
+  double seconds = 0;        // the run's span on its timeline
+  double devices = 1;        // devices the figures average over (1 on one chip)
   double flops = 0, min_bytes = 0;
   std::vector<LevelTraffic> traffic;   // per level, summed over records
   std::vector<double> bandwidth;       // bytes/s at each level of `traffic`: bytes / seconds
   double memory_bytes = 0;             // main memory
-  double roofline_floor = 0; // sum of record floors
+  double roofline_floor = 0; // the busiest device's sum of record floors: no run is faster
   double times_floor = 0;    // seconds / roofline_floor: how far from the physical limit
   double achieved_flop_rate = 0;
   double percent_of_peak = 0;      // achieved / peak of the dominant dtype
@@ -169,10 +175,13 @@ struct RunResult {
   double peak_memory_bandwidth = 0;
   double memory_bandwidth_achieved = 0;
   double arithmetic_intensity = 0, ridge_point = 0;
-  std::string bound;
-  TimeBreakdown breakdown;   // summed over records, plus gaps between records as overhead
+  std::string bound;         // "compute" or "memory" (intensity vs ridge); "communication" for a
+                             // run with neither FLOPs nor bytes (a collective)
+  TimeBreakdown breakdown;   // summed over records, plus gaps between records as overhead (one
+                             // device) or idle (several); sums to `seconds`
   std::vector<Detail> details;  // records' details rolled up (Rollup::none ones left out)
-  double energy = 0;         // joules, all records
+  double energy = 0;         // joules: the records', and idle_power over the time none ran
+                             // (power.by_part names both; they sum to it)
   double average_power = 0;  // watts: energy / seconds
   bool above_tdp = false;    // average power over the limit (a device without a clock governor;
                              // a GPU lowers its clock instead)
@@ -194,37 +203,11 @@ class StepSink {
   virtual void add_step(const StepResult& step) = 0;
 };
 
-// Derives a run's metrics step by step, with the same arithmetic in the same order as finalize()
-// (which uses it), so the numbers are the same bit for bit; a long run's records may be dropped
-// as soon as their step has been added.
-class ResultBuilder {
- public:
-  // `memory_levels`: the device's, near → far. `devices`: the simulated devices whose records the
-  // steps hold (a system's pipeline stages; 1 on one chip): time a device spends between its
-  // records is overhead on one device and idle on several.
-  ResultBuilder(const std::vector<std::string>& memory_levels, std::size_t devices);
-  // Derives the fields of the step's records (seconds, floor, bound, rates), sets its
-  // record_count and adds it to the run's sums.
-  void add_step(StepResult& step);
-  // Sets every derived field of `r` from the steps added (r.steps itself is left as it is), the
-  // power figures apart (PowerBuilder).
-  void finish(RunResult& r) const;
-
- private:
-  void add_record(const WorkRecord& k);
-  std::size_t devices_;
-  double seconds_ = 0, flops_ = 0, min_bytes_ = 0, roofline_floor_ = 0, energy_ = 0, peak_memory_bandwidth_ = 0;
-  std::vector<LevelTraffic> traffic_;
-  TimeBreakdown breakdown_;
-  std::map<double, double> flops_by_peak_;
-  std::vector<Detail> details_;       // roll-ups in first-seen order
-  std::vector<double> detail_weight_; // seconds behind each time-weighted mean
-};
+// Derives a record's own figures (seconds, main-memory bytes, floor, intensity, ridge, bound, rates).
+void finalize_record(WorkRecord& k);
 
 // Computes every derived field of `result` from the raw ones (LLM metrics apart: run/metrics): a
-// ResultBuilder over its steps, then the power figures.
+// ResultBuilder (sim/result_builder.h) over its steps, on one device.
 void finalize(RunResult& result);
-// The power figures (RunResult::power) from the records; part of finalize (sim/result_power.cpp).
-void derive_power(RunResult& result);
 
 }  // namespace hwsim

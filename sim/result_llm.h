@@ -54,12 +54,15 @@ struct LlmMetrics {
   double tpot = 0;               // mean decode step time (0 without decode steps)
   double decode_tokens_per_second = 0;  // decode tokens / decode time
   double prefill_tokens_per_second = 0; // prompt (input) tokens / prefill time (0 without a prefill)
+  std::int64_t prompt_tokens = 0;  // input tokens the prefill processed (batch × prompt; 0 without one)
   double mbu = 0, mfu = 0;       // whole run; on a system, over every device used. Training: mfu
-                                 // counts model FLOPs (PaLM: 6N + attention per token, no
-                                 // recomputation), hfu every FLOP the devices executed
+                                 // counts model FLOPs (PaLM: 6N + 12·L·H·Q·T per token, no
+                                 // recomputation), hfu PaLM's hardware FLOPs (the rematerialised
+                                 // forward added), so hfu ≥ mfu
   double hfu = 0;
-  double joules_per_token = 0;   // whole run's energy / tokens
+  double joules_per_token = 0;   // whole run's energy (every device used) / tokens produced
   double tokens_per_joule = 0;   // tokens / whole run's energy (= tokens/s per watt)
+  double joules_per_prompt_token = 0;  // a prefill run's energy / prompt tokens (0 with decode steps)
   std::map<std::string, LlmClassTime> by_class;
   std::vector<std::pair<std::string, LlmOperationTime>> by_operation;  // most time first
   std::vector<LlmStepMetrics> steps;

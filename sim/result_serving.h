@@ -90,6 +90,10 @@ struct ServingMetrics {
   double kv_pool_bytes = 0, kv_bytes_per_token = 0;
   std::int64_t block_tokens = 0, kv_capacity_blocks = 0, kv_capacity_tokens = 0;  // every instance
   double duration_s = 0;                // first arrival at 0 to the last token
+  // Energy of every device of the deployment over the run (each pass's records, idle power
+  // between passes), and what it buys.
+  double energy = 0, average_power = 0;  // joules; watts per device
+  double joules_per_output_token = 0, output_tokens_per_joule = 0;
   std::int64_t prompt_tokens = 0, output_tokens = 0;
   double requests_per_s = 0, output_tokens_per_s = 0, total_tokens_per_s = 0;
   LatencyStats ttft_s, tpot_s, itl_s, e2e_s;

@@ -18,7 +18,8 @@ struct DeviceUse {
   double communication_overlapped = 0;  // collective seconds hidden behind its compute
   double flops = 0;            // one device's
   double memory_bytes = 0;     // one device's main-memory traffic
-  double energy = 0;           // one device's records (links apart)
+  double energy = 0;           // one device's: its records' and its idle power over the time none
+                               // ran (links apart)
   double memory_held = 0;      // bytes the workload keeps on it (weights, KV, activations, state)
   double memory_capacity = 0;  // its main memory
 };

@@ -144,6 +144,7 @@ nlohmann::json result_json(const RunResult& r, JsonDetail detail) {
   for (std::size_t i = 0; i < r.memory_levels.size() && i < r.memory_level_bandwidth.size(); ++i)
     bandwidth_peak[r.memory_levels[i]] = r.memory_level_bandwidth[i];
   return {{"seconds", r.seconds},
+          {"devices", r.devices},
           {"flops", r.flops},
           {"achieved_flop_rate", r.achieved_flop_rate},
           {"peak_flop_rate", r.peak_flop_rate},
@@ -161,6 +162,7 @@ nlohmann::json result_json(const RunResult& r, JsonDetail detail) {
           {"energy", r.energy},
           {"average_power", r.average_power},
           {"tdp", r.tdp},
+          {"idle_power", r.idle_power},
           {"above_tdp", r.above_tdp},
           {"power", summary_power(power_json(r), detail)},
           {"steps", steps}};
@@ -231,6 +233,8 @@ nlohmann::json llm_json(const Workload& workload, const RunResult& r) {
                         {"mfu", m.mfu},
                         {"hfu", m.hfu},
                         {"joules_per_token", m.joules_per_token},
+                        {"prompt_tokens", m.prompt_tokens},
+                        {"joules_per_prompt_token", m.joules_per_prompt_token},
                         {"tokens_per_joule", m.tokens_per_joule},
                         {"time_by_class", by_class},
                         {"time_by_operation", by_operation},

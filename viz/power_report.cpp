@@ -18,10 +18,14 @@ std::string hertz(double f) { return format_quantity(f, Dimension::frequency); }
 std::string power_line(const RunResult& r) {
   const PowerMetrics& p = r.power;
   std::string line = "average " + watts(r.average_power);
+  if (r.devices > 1) line += fmt::format(" per device ({:g} devices)", r.devices);
   if (p.max_clock > 0 && p.average_clock > 0) {
     line += fmt::format("; clock {} average of {}", hertz(p.average_clock), hertz(p.max_clock));
     if (p.throttled_seconds > 0)
       line += fmt::format(", held below it {:.0f} % of the time by the {} limit", 100 * p.throttled_share, watts(r.tdp));
+    if (r.above_tdp && p.over_limit_joules > 0)
+      line += fmt::format("; above the limit only by the {} drawn before the governor's first look (its first "
+                          "control period at the max clock, power.dvfs.control_period)", joules(p.over_limit_joules));
   } else if (r.above_tdp) {
     line += fmt::format(", above the {} TDP (this device models no clock governor)", watts(r.tdp));
   }
@@ -61,6 +65,7 @@ nlohmann::json power_json(const RunResult& r) {
           {"min_clock", p.min_clock},
           {"throttled_seconds", p.throttled_seconds},
           {"throttled_share", p.throttled_share},
+          {"over_limit_joules", p.over_limit_joules},
           {"flops_per_joule", p.flops_per_joule},
           {"trace_columns", {"start", "end", "watts", "clock"}},
           {"trace", trace}};

@@ -29,16 +29,24 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   if (!m.present) return;
   auto row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
   fmt::print(out, "\n  language model\n");
-  row("tokens", fmt::format("{} in {} steps  ({:.1f} tokens/s)", m.tokens, m.steps.size(), m.tokens_per_second));
+  const bool prefill_only = m.joules_per_prompt_token > 0;
+  if (m.prompt_tokens > 0)
+    row("prompt tokens", fmt::format("{} in  ({:.1f} prompt tokens/s)", m.prompt_tokens, m.prefill_tokens_per_second));
+  row(prefill_only ? "tokens out" : "tokens",
+      fmt::format("{} in {} steps  ({:.1f} tokens/s)", m.tokens, m.steps.size(), m.tokens_per_second));
   if (m.ttft > 0) row("time to first token (TTFT)", seconds(m.ttft));
-  if (m.prefill_tokens_per_second > 0)
-    row("prefill (input tokens)", fmt::format("{:.1f} tokens/s", m.prefill_tokens_per_second));
   if (m.tpot > 0) row("time per output token (TPOT)", fmt::format("{}  ({:.1f} decode tokens/s)", seconds(m.tpot),
                                                                    m.decode_tokens_per_second));
   row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * m.mbu, 100 * m.mfu));
-  if (workload.train) row("HFU (recomputation counted)", fmt::format("{:.1f} %", 100 * m.hfu));
-  row("energy per token", fmt::format("{}  ({:.3g} tokens/J)", format_quantity(m.joules_per_token, Dimension::energy),
-                                      m.tokens_per_joule));
+  if (workload.train) {
+    row("HFU (recomputation counted)", fmt::format("{:.1f} %", 100 * m.hfu));
+    row("  as PaLM defines them", "MFU: model FLOPs 6N + 12·L·H·Q·T per token; HFU: + the recomputed forward");
+  }
+  if (prefill_only)
+    row("energy per prompt token", format_quantity(m.joules_per_prompt_token, Dimension::energy));
+  else
+    row("energy per token", fmt::format("{}  ({:.3g} tokens/J)", format_quantity(m.joules_per_token, Dimension::energy),
+                                        m.tokens_per_joule));
   if (workload.llm) {
     const LlmFacts& f = *workload.llm;
     row("memory held", fmt::format("{}  (weights {}, KV cache {}, activations {})",
@@ -117,6 +125,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
   if (r.inference.present) return print_inference_report(out, r);  // a microcontroller: its own words
   if (r.serving.present) return print_serving_report(out, r);  // requests over time: docs/serving.md
   row("simulated time", seconds(r.seconds));
+  if (r.devices > 1) row("figures below", fmt::format("one device's, averaged over the {:g} devices used", r.devices));
   if (r.flops > 0 || r.min_bytes > 0) {  // not for a run of collectives alone
     row("roofline floor", fmt::format("{}  (simulated is {:.2f}x the floor)", seconds(r.roofline_floor), r.times_floor));
     row("achieved", fmt::format("{}  ({:.1f} % of {} peak{})", format_quantity(r.achieved_flop_rate, Dimension::flop_rate),

@@ -27,7 +27,7 @@ DeviceInfo describe(const GpuChip& chip) {
                .summary_detail = chip.vocabulary.detail_waves, .compute_unit = chip.vocabulary.compute_units,
                .memory = {{"l2", chip.l2_bytes, chip.l2_bandwidth, chip.l2_latency, true},
                           {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
-               .tdp = chip.power.limit, .max_clock = chip.clock_hz,
+               .tdp = chip.power.limit, .idle_power = chip.power.idle, .max_clock = chip.clock_hz,
                .peak_clock = format_quantity(chip.clock_hz, Dimension::frequency) + ", gpu.sm.clock",
                .schema = TileMachine::schema(chip)};
   const GpuMemoryLayout& m = chip.layout;

@@ -21,7 +21,7 @@ DeviceInfo describe(const McuChip& chip) {
                .summary_detail = "macs_per_cycle", .compute_unit = "engines (CPU or NPU)",
                .memory = {{"sram", chip.sram.bytes, chip.sram.bandwidth, chip.sram.latency, false},
                           {"flash", chip.flash.bytes, chip.flash.bandwidth, chip.flash.latency, false}},
-               .tdp = 0, .max_clock = 0, .peak_clock = {}, .schema = mcu_schema(chip.ext.present())};
+               .tdp = 0, .idle_power = 0, .max_clock = 0, .peak_clock = {}, .schema = mcu_schema(chip.ext.present())};
   if (chip.ext.present()) d.memory.push_back({"ext", chip.ext.bytes, chip.ext.bandwidth, chip.ext.latency, false});
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.cpu_peak_flop_rate(DType(t));
   if (chip.npu.present())

@@ -21,7 +21,7 @@ DeviceInfo describe(const SystolicChip& chip) {
                .summary_detail = "mxu_utilisation", .compute_unit = "TensorCores",
                .memory = {{"vmem", chip.vmem_bytes * cores, chip.vmem_bandwidth * cores, 0, false},
                           {"hbm", chip.hbm_bytes, chip.hbm_bandwidth, chip.hbm_latency, false}},
-               .tdp = chip.tdp_watts, .max_clock = 0,
+               .tdp = chip.tdp_watts, .idle_power = chip.idle_watts, .max_clock = 0,
                .peak_clock = format_quantity(chip.clock_hz, Dimension::frequency) + ", systolic.clock",
                .schema = systolic_schema()};
   for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));

@@ -11,6 +11,7 @@ void describe_device(RunResult& result, const DeviceInfo& device) {
   result.summary_detail = device.summary_detail;
   result.compute_unit = device.compute_unit;
   result.tdp = device.tdp;
+  result.idle_power = device.idle_power;
   result.max_clock = device.max_clock;
   result.peak_clock = device.peak_clock;
   for (const auto& level : device.memory) {
@@ -28,14 +29,13 @@ RunResult described(const DeviceInfo& device) {
 }  // namespace
 
 RunCollector::RunCollector(const Workload& workload, const DeviceInfo& device, const RunStreams& streams,
-                           std::size_t devices, bool keep)
+                           std::vector<double> ranks, bool keep)
     : workload_(workload), device_(device), streams_(streams), keep_(keep), result_(described(device)),
-      totals_(result_.memory_levels, devices), llm_(workload), power_(result_.max_clock) {}
+      sums_(result_.memory_levels, ranks, device.idle_power), llm_(workload, double(ranks.size())) {}
 
 void RunCollector::add_step(StepResult&& step) {
-  totals_.add_step(step);
+  sums_.add_step(step);
   llm_.add_step(step);
-  power_.add_step(step);
   for (auto& part : parts_) part->add_step(step);
   for (StepSink* sink : streams_.sinks) sink->add_step(step);
   if (!keep_) std::vector<WorkRecord>().swap(step.records);
@@ -43,11 +43,22 @@ void RunCollector::add_step(StepResult&& step) {
   if (streams_.progress) streams_.progress(result_.steps.size(), workload_.steps.size());
 }
 
-RunResult RunCollector::finish() {
+void RunCollector::add_span(std::size_t device, const RunTotals& work, double start, double end) {
+  sums_.add_span(device, work, start, end);
+}
+
+void RunCollector::add_idle(std::size_t device, double start, double end) { sums_.add_idle(device, start, end); }
+
+void RunCollector::keep_step(StepResult&& step) {
+  for (auto& k : step.records) finalize_record(k);
+  step.record_count = step.records.size();
+  result_.steps.push_back(std::move(step));
+}
+
+RunResult RunCollector::finish(double span) {
   RunResult& r = result_;
-  totals_.finish(r);
-  r.power = power_.finish(r.seconds, r.flops, r.energy);  // from every record, kept or not
-  for (auto& part : parts_) part->finish(r);
+  sums_.finish(r, span);
+  for (auto& part : parts_) part->finish(r, sums_);
   r.llm = llm_.finish(r);
   r.inference = compute_inference_metrics(r, device_);
   return std::move(r);

@@ -1,18 +1,20 @@
 #pragma once
 // Every metric of a run, derived once and the same way for every runner (one chip, a system,
-// serving): each step goes to the collector as soon as it has run, which derives its records'
-// figures and adds them to the run's sums (ResultBuilder), power (PowerBuilder) and language-model
-// metrics (LlmMetricsBuilder), hands the step to the output sinks, and keeps or drops its records.
-// A runner adds the parts only it has (a system's stages and links, serving's requests), which
-// finish after the run's sums and before the language-model metrics (which read them).
+// serving). Work reaches the collector as it is done — a step as soon as it has run (one chip, a
+// system's stages), or a span of already-summed work on the run's timeline (a serving pass) — and
+// goes to the run's summary (ResultBuilder: per device, idle power over the time no work covers)
+// and the language-model metrics (LlmMetricsBuilder); a step then goes to the output sinks and its
+// records are kept or dropped. A runner adds the parts only it has (a system's stages and links,
+// serving's requests), which finish after the summary and before the language-model metrics
+// (which read them).
 #include <memory>
 #include <vector>
 
 #include "ops/device.h"
 #include "run/metrics/llm_metrics.h"
 #include "run/simulate.h"
-#include "sim/power_builder.h"
 #include "sim/result.h"
+#include "sim/result_builder.h"
 #include "workloads/workload.h"
 
 namespace hwsim {
@@ -23,23 +25,30 @@ class MetricsPart {
   virtual ~MetricsPart() = default;
   // The next step, its records finalized, before the sinks see it.
   virtual void add_step(const StepResult& /*step*/) {}
-  // Fills its part of `result`, whose sums and power are derived.
-  virtual void finish(RunResult& result) = 0;
+  // Fills its part of `result`, whose summary is derived from `sums` (per simulated device).
+  virtual void finish(RunResult& result, const ResultBuilder& sums) = 0;
 };
 
 class RunCollector {
  public:
-  // `device`: what the run's devices are (they are of one chip). `devices`: the simulated devices
-  // whose records the steps hold (a system's pipeline stages; 1 otherwise). `keep`: whether step
-  // records stay in the result (the pictures and some printers read them), else only each step's
-  // label, time and record count.
-  RunCollector(const Workload& workload, const DeviceInfo& device, const RunStreams& streams, std::size_t devices,
-               bool keep);
+  // `device`: what the run's devices are (they are of one chip). `ranks[d]`: the devices simulated
+  // device d stands for ({1} on one chip). `keep`: whether step records stay in the result (the
+  // pictures and some printers read them), else only each step's label, time and record count.
+  RunCollector(const Workload& workload, const DeviceInfo& device, const RunStreams& streams,
+               std::vector<double> ranks, bool keep);
   void add_part(std::unique_ptr<MetricsPart> part) { parts_.push_back(std::move(part)); }
 
+  // The next step on the run's timeline.
   void add_step(StepResult&& step);
-  // Every metric, once, after the run.
-  RunResult finish();
+  // Work on the timeline (ResultBuilder::add_span, add_idle): a serving pass, a gap between passes.
+  void add_span(std::size_t device, const RunTotals& work, double start, double end);
+  void add_idle(std::size_t device, double start, double end);
+  // A step kept for its records only (a serving pass's distinct shape, for the kernel table and
+  // pictures): its records derived, nothing added to the sums.
+  void keep_step(StepResult&& step);
+
+  // Every metric, once, after the run. `span`: the run's seconds when its work came as spans.
+  RunResult finish(double span = -1);
 
  private:
   const Workload& workload_;
@@ -47,13 +56,12 @@ class RunCollector {
   const RunStreams& streams_;
   bool keep_;
   RunResult result_;
-  ResultBuilder totals_;
+  ResultBuilder sums_;
   LlmMetricsBuilder llm_;
-  PowerBuilder power_;
   std::vector<std::unique_ptr<MetricsPart>> parts_;
 };
 
-// Copies what the device says about its records (level, kind, unit, memory levels, TDP) into a result.
+// Copies what the device says about its records (level, kind, unit, memory levels, power) into a result.
 void describe_device(RunResult& result, const DeviceInfo& device);
 
 }  // namespace hwsim

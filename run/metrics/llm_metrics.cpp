@@ -115,8 +115,8 @@ LlmMetrics LlmMetricsBuilder::finish(const RunResult& r) const {
   m.ttft = partial_.ttft;
   for (const StepFigures& f : steps_) {
     LlmStepMetrics s = f.metrics;
-    s.mbu = ratio(ratio(f.bytes, s.seconds), r.peak_memory_bandwidth);
-    s.mfu = ratio(ratio(f.flops, s.seconds), r.peak_flop_rate);
+    s.mbu = ratio(ratio(f.bytes, s.seconds), devices_ * r.peak_memory_bandwidth);
+    s.mfu = ratio(ratio(f.flops, s.seconds), devices_ * r.peak_flop_rate);
     m.steps.push_back(std::move(s));
   }
   m.tpot = decode_steps_ > 0 ? decode_seconds_ / double(decode_steps_) : 0;
@@ -125,8 +125,14 @@ LlmMetrics LlmMetricsBuilder::finish(const RunResult& r) const {
   m.decode_tokens_per_second = ratio(double(decode_tokens_), decode_seconds_);
   // The prefill's throughput counts the prompt tokens it processed (the input), not the one token
   // per sequence it produces.
-  if (workload_.llm && workload_.llm->phase != "decode")
-    m.prefill_tokens_per_second = ratio(double(workload_.llm->batch * workload_.llm->step_tokens), m.ttft);
+  if (workload_.llm && workload_.llm->phase != "decode") {
+    m.prompt_tokens = workload_.llm->batch * workload_.llm->step_tokens;
+    m.prefill_tokens_per_second = ratio(double(m.prompt_tokens), m.ttft);
+    // A prefill alone: its energy per input token (the one token per sequence it produces is not
+    // what it is for).
+    if (workload_.llm->phase == "prefill")
+      m.joules_per_prompt_token = ratio(r.system.present ? r.system.energy : r.energy, double(m.prompt_tokens));
+  }
 
   m.by_operation.assign(operations_.begin(), operations_.end());
   for (auto& [name, op] : m.by_operation) op.times_floor = ratio(op.seconds, op.roofline_floor);

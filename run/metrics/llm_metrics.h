@@ -17,7 +17,9 @@ std::string operation_of(const std::string& record_name);
 // added; the arithmetic and its order are compute_llm_metrics()'s (which uses it).
 class LlmMetricsBuilder {
  public:
-  explicit LlmMetricsBuilder(const Workload& workload) : workload_(workload) {}
+  // `devices`: the simulated devices whose records a step holds (a system's stages; 1 otherwise):
+  // a step's MBU and MFU are one device's, averaged over them.
+  explicit LlmMetricsBuilder(const Workload& workload, double devices = 1) : workload_(workload), devices_(devices) {}
   // The next step of the run, its records finalized (ResultBuilder::add_step).
   void add_step(const StepResult& step);
   // The metrics, once every step was added and `result` finalized (ResultBuilder::finish).
@@ -35,6 +37,7 @@ class LlmMetricsBuilder {
     LlmRecordDistance distance;
   };
   const Workload& workload_;
+  double devices_;
   LlmMetrics partial_;  // by_class, ttft
   std::map<std::string, LlmOperationTime> operations_;
   std::vector<StepFigures> steps_;

@@ -13,11 +13,11 @@ class SystemPart : public MetricsPart {
  public:
   SystemPart(const System& system, Fabric& fabric, const Workload& workload, const DeviceInfo& device)
       : system_(system), fabric_(fabric), workload_(workload), device_(device),
-        stages_(std::size_t(workload.parallel.pp)), accounted_(stages_.size(), 0.0) {}
+        overlapped_(std::size_t(workload.parallel.pp), 0.0) {}
 
   void add_step(const StepResult& step) override {
     for (const auto& k : step.records) {
-      add_record(k);
+      if (k.device >= 0 && std::size_t(k.device) < overlapped_.size()) overlapped_[std::size_t(k.device)] += k.hidden;
       if (k.schema == collective_schema()) {
         collective_seconds_ += k.seconds;
         exposed_ += k.breakdown.communication + k.breakdown.overhead;
@@ -25,7 +25,7 @@ class SystemPart : public MetricsPart {
     }
   }
 
-  void finish(RunResult& r) override {
+  void finish(RunResult& r, const ResultBuilder& sums) override {
     SystemMetrics& m = r.system;
     const SystemSpec& s = system_.spec();
     const Parallelism& p = workload_.parallel;
@@ -38,7 +38,7 @@ class SystemPart : public MetricsPart {
     m.layout = fmt::format("tp={} pp={} ep={} dp={}{}", p.tp, p.pp, p.ep, p.dp,
                            p.microbatches > 1 ? fmt::format(" microbatches={}", p.microbatches) : "");
     for (std::int64_t st = 0; st < p.pp; ++st) {
-      m.stages.push_back(stage_use(r, st));
+      m.stages.push_back(stage_use(sums.device_totals(std::size_t(st)), st));
       m.flops += m.stages.back().flops * double(m.stages.back().ranks);
       m.memory_bytes += m.stages.back().memory_bytes * double(m.stages.back().ranks);
       m.energy += m.stages.back().energy * double(m.stages.back().ranks);
@@ -57,29 +57,22 @@ class SystemPart : public MetricsPart {
   }
 
  private:
-  // The record's share of its stage's figures, in run order.
-  void add_record(const WorkRecord& k) {
-    if (k.device < 0 || std::size_t(k.device) >= stages_.size()) return;
-    DeviceUse& u = stages_[std::size_t(k.device)];
-    u.compute += k.breakdown.compute;
-    u.memory += k.breakdown.memory;
-    u.communication += k.breakdown.communication;
-    u.overhead += k.breakdown.overhead;
-    u.idle += k.breakdown.idle;
-    u.communication_overlapped += k.hidden;
-    u.flops += k.flops;
-    u.memory_bytes += k.memory_bytes;
-    u.energy += k.energy;
-    accounted_[std::size_t(k.device)] += k.seconds - k.hidden;
-  }
-
-  DeviceUse stage_use(const RunResult& r, std::int64_t stage) const {
-    DeviceUse u = stages_[std::size_t(stage)];
+  // A stage's representative device: what its records did, its idle time and energy included.
+  DeviceUse stage_use(const RunTotals& t, std::int64_t stage) const {
+    DeviceUse u;
     auto ranks = stage_ranks(workload_.parallel, stage);
     u.ranks = std::int64_t(ranks.size());
     u.label = ranks.size() == 1 ? fmt::format("stage {}: rank {}", stage, ranks.front())
                                 : fmt::format("stage {}: ranks {}–{}", stage, ranks.front(), ranks.back());
-    u.idle += std::max(0.0, r.seconds - accounted_[std::size_t(stage)]);
+    u.compute = t.breakdown.compute;
+    u.memory = t.breakdown.memory;
+    u.communication = t.breakdown.communication;
+    u.overhead = t.breakdown.overhead;
+    u.idle = t.breakdown.idle;
+    u.communication_overlapped = overlapped_[std::size_t(stage)];
+    u.flops = t.flops;
+    u.memory_bytes = t.traffic.empty() ? 0 : t.traffic.back().bytes;
+    u.energy = t.energy;
     if (std::size_t(stage) < workload_.stage_footprint.size())
       u.memory_held = workload_.stage_footprint[std::size_t(stage)].total();
     u.memory_capacity = device_.main_memory().bytes;
@@ -90,8 +83,7 @@ class SystemPart : public MetricsPart {
   Fabric& fabric_;
   const Workload& workload_;
   const DeviceInfo& device_;
-  std::vector<DeviceUse> stages_;   // summed over the stage's records so far
-  std::vector<double> accounted_;   // per stage: seconds its records account for
+  std::vector<double> overlapped_;  // per stage: collective seconds hidden behind its compute
   double collective_seconds_ = 0, exposed_ = 0;
 };
 

@@ -82,29 +82,48 @@ double ServingEngine::run_pass(const StepPass& pass) {
   key.push_back(std::int64_t(devices_.size()));
   ShapeKey previous = std::exchange(previous_, key);
   double start = sim_now();
-  if (reuse_ && take_reused(previous, key)) return sim_now() - start;
+  if (reuse_) {
+    if (auto totals = take_reused(previous, key)) return log_pass(start, std::move(totals));
+  }
   OpGraph graph = lower(pass);
   std::vector<WorkRecord> records = execute(make_program(graph, framework_).step);
   double seconds = sim_now() - start;
   shared_.log.simulated += 1;
+  auto totals = std::make_shared<const RunTotals>(sum_records(records));
   if (reuse_)  // a time other traffic may have shaped is not kept
-    shared_.cache.store(previous, key, {seconds, replay_ ? replay_->last_step_effect() : nullptr});
+    shared_.cache.store(previous, key, {seconds, replay_ ? replay_->last_step_effect() : nullptr, totals});
   keep_records(pass, key, std::move(records), seconds);
-  return seconds;
+  return log_pass(start, std::move(totals));
+}
+
+// The pass that began at `start` ended now, having added `totals` to the run.
+double ServingEngine::log_pass(double start, std::shared_ptr<const RunTotals> totals) {
+  shared_.log.passes.push_back({index_, start, sim_now(), std::move(totals)});
+  return sim_now() - start;
+}
+
+RunTotals ServingEngine::sum_records(const std::vector<WorkRecord>& records) {
+  RunTotals t;
+  for (WorkRecord r : records) {
+    finalize_record(r);
+    t.add(r);
+  }
+  return t;
 }
 
 // A variant of the pair that applies to the device as it is now, its time taken (waited) and the
-// device left as that step left it; false, no time passed, when none applies.
-bool ServingEngine::take_reused(const ShapeKey& previous, const ShapeKey& key) {
+// device left as that step left it; its totals, or null (no time passed) when none applies.
+std::shared_ptr<const RunTotals> ServingEngine::take_reused(const ShapeKey& previous, const ShapeKey& key) {
   const std::vector<StepCache::Variant>& variants = shared_.cache.find(previous, key);
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const StepCache::Variant& v = variants[i];
     if (v.effect && !(replay_ && replay_->replay_step(*v.effect, v.seconds))) continue;
     if (!v.effect) sc_core::wait(to_sc_time(v.seconds));
+    std::shared_ptr<const RunTotals> totals = v.totals;
     shared_.cache.used(previous, key, i);
-    return true;
+    return totals;
   }
-  return false;
+  return nullptr;
 }
 
 // reuse=ops: the ops of shapes never seen run as one probe; the pass takes the sum of its ops' times.
@@ -126,7 +145,7 @@ double ServingEngine::run_composed(const StepPass& pass) {
   }
   double seconds = shared_.ops.seconds(g, order), elapsed = sim_now() - start;
   if (seconds > elapsed) sc_core::wait(to_sc_time(seconds - elapsed));
-  return sim_now() - start;
+  return log_pass(start, std::make_shared<const RunTotals>(shared_.ops.totals(g, order)));
 }
 
 void ServingEngine::keep_records(const StepPass& pass, const ShapeKey& key, std::vector<WorkRecord> records,

@@ -6,14 +6,24 @@
 #include <vector>
 
 #include "sim/result.h"
+#include "sim/run_totals.h"
 
 namespace hwsim {
+
+// One pass of an engine step on an instance's device: when it ran and what its records added (the
+// same object for every reuse of one simulated pass).
+struct PassWork {
+  int instance = 0;
+  double start = 0, end = 0;
+  std::shared_ptr<const RunTotals> totals;
+};
 
 struct ServingLog {
   std::vector<ServedRequest> requests;           // by request id
   std::vector<std::vector<double>> token_times;  // per request id: when each output token came out
   std::vector<ServingStep> steps;                // every engine step of every instance, as they ended
   std::vector<StepResult> distinct;              // each distinct step shape once, as simulated
+  std::vector<PassWork> passes;                  // every pass of every instance, as they ended
   std::vector<KvTransferRecord> transfers;       // disaggregation: every KV hand-over
   std::int64_t simulated = 0, preemptions = 0;
   std::int64_t swap_outs = 0, swap_ins = 0, swap_fallbacks = 0;

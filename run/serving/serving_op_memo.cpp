@@ -48,7 +48,7 @@ std::vector<OpVertex> OpMemo::unknown(const OpGraph& g, const std::vector<OpVert
   std::set<std::string> taken;
   for (OpVertex v : order) {
     std::string sig = op_signature(g[v]);
-    if (!seconds_.count(sig) && taken.insert(sig).second) out.push_back(v);
+    if (!ops_.count(sig) && taken.insert(sig).second) out.push_back(v);
   }
   return out;
 }
@@ -56,9 +56,9 @@ std::vector<OpVertex> OpMemo::unknown(const OpGraph& g, const std::vector<OpVert
 void OpMemo::learn(const OpGraph& g, const std::vector<OpVertex>& probed, const std::vector<WorkRecord>& records) {
   std::unordered_map<std::string, std::size_t> by_name;
   for (std::size_t i = 0; i < probed.size(); ++i) by_name.emplace(g[probed[i]].name, i);
-  std::vector<double> time(probed.size(), 0);
+  std::vector<Learned> of(probed.size());
   std::size_t current = 0;
-  for (const WorkRecord& r : records) {
+  for (WorkRecord r : records) {
     // The op's own name, or an op's whose name prefixes it ("L0.rope" for "L0.rope.q.neg").
     for (std::string name = r.name;; name.erase(name.rfind('.'))) {
       if (auto it = by_name.find(name); it != by_name.end()) {
@@ -67,18 +67,28 @@ void OpMemo::learn(const OpGraph& g, const std::vector<OpVertex>& probed, const 
       }
       if (name.rfind('.') == std::string::npos) break;
     }
-    time[current] += r.end - r.start;
+    finalize_record(r);
+    of[current].seconds += r.end - r.start;
+    of[current].totals.add(r);
   }
-  for (std::size_t i = 0; i < probed.size(); ++i) seconds_.emplace(op_signature(g[probed[i]]), time[i]);
+  for (std::size_t i = 0; i < probed.size(); ++i) ops_.emplace(op_signature(g[probed[i]]), std::move(of[i]));
+}
+
+const OpMemo::Learned& OpMemo::learned(const OpGraph& g, OpVertex v) const {
+  auto it = ops_.find(op_signature(g[v]));
+  if (it == ops_.end()) throw std::logic_error("OpMemo: an op of unknown shape: " + g[v].name);
+  return it->second;
 }
 
 double OpMemo::seconds(const OpGraph& g, const std::vector<OpVertex>& order) const {
   double sum = 0;
-  for (OpVertex v : order) {
-    auto it = seconds_.find(op_signature(g[v]));
-    if (it == seconds_.end()) throw std::logic_error("OpMemo::seconds: an op of unknown shape: " + g[v].name);
-    sum += it->second;
-  }
+  for (OpVertex v : order) sum += learned(g, v).seconds;
+  return sum;
+}
+
+RunTotals OpMemo::totals(const OpGraph& g, const std::vector<OpVertex>& order) const {
+  RunTotals sum;
+  for (OpVertex v : order) sum.add(learned(g, v).totals);
   return sum;
 }
 

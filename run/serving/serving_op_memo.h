@@ -13,6 +13,7 @@
 
 #include "ops/op_graph.h"
 #include "sim/result.h"
+#include "sim/run_totals.h"
 
 namespace hwsim {
 
@@ -27,11 +28,18 @@ class OpMemo {
   // Learns the times of `probed` from the records of running them: each op's records (its name,
   // or kernels after it not named after another op), end − start.
   void learn(const OpGraph& g, const std::vector<OpVertex>& probed, const std::vector<WorkRecord>& records);
-  // The sum of the ops' times (every signature known).
+  // The sum of the ops' times (every signature known), and of what their records added (their
+  // FLOPs, bytes, energy: the pass's summary).
   double seconds(const OpGraph& g, const std::vector<OpVertex>& order) const;
+  RunTotals totals(const OpGraph& g, const std::vector<OpVertex>& order) const;
 
  private:
-  std::unordered_map<std::string, double> seconds_;
+  struct Learned {
+    double seconds = 0;
+    RunTotals totals;
+  };
+  const Learned& learned(const OpGraph& g, OpVertex v) const;
+  std::unordered_map<std::string, Learned> ops_;
 };
 
 }  // namespace hwsim

@@ -14,6 +14,7 @@
 #include "run/metrics/serving_metrics.h"
 #include "run/runner.h"
 #include "run/serving/serving_deployment.h"
+#include "sim/arith.h"
 #include "sim/error.h"
 #include "sim/registry.h"
 #include "sim/units.h"
@@ -47,8 +48,13 @@ class ServingPart : public MetricsPart {
               ServingLog& log, ServingSetting setting)
       : spec_(spec), plain_(plain), run_(run), baseline_(baseline), log_(log), setting_(std::move(setting)) {}
 
-  void finish(RunResult& result) override {
+  void finish(RunResult& result, const ResultBuilder&) override {
     result.serving = compute_serving_metrics(spec_, run_, log_, setting_);
+    ServingMetrics& m = result.serving;
+    m.energy = result.energy * result.devices;  // every device of the deployment
+    m.average_power = result.average_power;
+    m.joules_per_output_token = ratio(m.energy, double(m.output_tokens));
+    m.output_tokens_per_joule = ratio(double(m.output_tokens), m.energy);
     std::optional<ServingMetrics> base;
     if (baseline_) {
       ServingLog blog = baseline_->take_log();
@@ -65,6 +71,25 @@ class ServingPart : public MetricsPart {
   ServingLog& log_;
   ServingSetting setting_;
 };
+
+// Every pass on its instance's timeline, and the gaps between them idle, to the run's end (its last
+// step's); returns that end: the run's seconds.
+double add_timeline(RunCollector& collector, const ServingLog& log, std::size_t instances) {
+  double span = 0;
+  for (const ServingStep& st : log.steps) span = std::max(span, st.start + st.seconds);
+  std::vector<std::vector<const PassWork*>> by_instance(instances);
+  for (const PassWork& p : log.passes) by_instance[std::size_t(p.instance)].push_back(&p);
+  for (std::size_t i = 0; i < instances; ++i) {
+    double busy_until = 0;  // an instance runs its passes one after another
+    for (const PassWork* p : by_instance[i]) {
+      collector.add_idle(i, busy_until, p->start);
+      collector.add_span(i, *p->totals, p->start, p->end);
+      busy_until = p->end;
+    }
+    collector.add_idle(i, busy_until, span);
+  }
+  return span;
+}
 
 class ServingRunner : public Runner {
  public:
@@ -103,11 +128,14 @@ class ServingRunner : public Runner {
     if (!deployment.finished() || (baseline && !baseline->finished()))
       throw std::logic_error("workload '" + workload.spec + "': the serving engines stopped with requests unfinished");
     ServingLog log = deployment.take_log();
-    RunCollector collector(workload, deployment.engines().front()->device_info(), request.streams, 1, true);
+    std::vector<double> ranks;  // each instance's device stands for its tp devices
+    for (const auto& e : deployment.engines()) ranks.push_back(double(e->devices().size()));
+    RunCollector collector(workload, deployment.engines().front()->device_info(), request.streams, ranks, true);
     ServingSetting setting{system ? system->spec().name : "", setup.host_link_bandwidth};
     collector.add_part(std::make_unique<ServingPart>(spec, plain, deployment, baseline.get(), log, setting));
-    for (StepResult& step : log.distinct) collector.add_step(std::move(step));
-    return collector.finish();
+    double span = add_timeline(collector, log, ranks.size());
+    for (StepResult& step : log.distinct) collector.keep_step(std::move(step));
+    return collector.finish(span);
   }
 };
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ops/step_replay.h"
+#include "sim/run_totals.h"
 
 namespace hwsim {
 
@@ -28,6 +29,7 @@ class StepCache {
   struct Variant {
     double seconds = 0;
     std::shared_ptr<const StepEffect> effect;  // null: the device records none
+    std::shared_ptr<const RunTotals> totals;   // what the pass's records added to the run's sums
   };
   // At most this many variants per pair, most recently used first: a new one past it replaces
   // the least recently used. Under a power limit a decode shape's first passes each start from

@@ -10,8 +10,11 @@
 // Q head_dim, T the sequence length (the attention span: min(seq, window) with a sliding window;
 // PaLM's term counts all T keys, not the causal half). 6 = 2 (multiply-add) × 3 (forward,
 // backward for the input gradient, backward for the weight gradient). Model FLOPs do not count
-// recomputation: with checkpoint=full the devices execute one more forward (hardware FLOPs, HFU),
-// but MFU stays model FLOPs / (step time × devices × peak FLOP rate per device).
+// recomputation: with checkpoint=full the devices execute one more forward of the layers, which
+// PaLM's HFU counts (hardware FLOPs = model FLOPs + that forward, by the same formula: 2·N_layers +
+// 4·L·H·Q·T per token), so HFU ≥ MFU; MFU stays model FLOPs / (step time × devices × peak FLOP rate
+// per device). What the step graph executes (causal attention: half of PaLM's attention term; the
+// flash backward's recompute, norms, the optimizer) is executed_flops, which the simulation runs.
 #include <cstdint>
 #include <string>
 
@@ -30,9 +33,10 @@ struct TrainFacts {
   double params = 0;               // Ψ: every parameter of the model
   double flop_params = 0;          // N of 6N (see above)
   double model_flops = 0;          // per step, whole job: tokens · (6N + 12·L·H·Q·T)
+  double hardware_flops = 0;       // per step, whole job: model_flops + the rematerialised forward
   // Per step, whole job: every op of the step graph × the devices running it (tp · dp per stage;
   // recomputation, the optimizer and the attention backward's recompute included). 0 if unknown.
-  double hardware_flops = 0;
+  double executed_flops = 0;
   double model_state_bytes = 0;    // weights + gradients + optimizer state of the whole model (16 B × Ψ in bf16)
 
   // Fractions of the job's peak: FLOPs / (seconds × devices × peak FLOP/s of one device).

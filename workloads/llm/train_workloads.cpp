@@ -81,13 +81,18 @@ TrainFacts make_train_facts(const TrainRun& run, const OpGraph* graph) {
   const double span = double(m.window > 0 ? std::min(run.seq, m.window) : run.seq);
   const double attention = 12.0 * double(m.layers) * double(m.heads) * double(m.head_dim) * span;
   f.model_flops = double(f.tokens) * (6.0 * f.flop_params + attention);
+  // PaLM's HFU counts the rematerialised forward too (checkpoint=full: every layer's, not the LM
+  // head's): a third of the layers' model FLOPs again, so HFU ≥ MFU by definition.
+  const bool recompute = run.checkpoint != Checkpointing::none;
+  const double layer_flops = 2.0 * double(m.layers) * p.layer_active + attention / 3.0;
+  f.hardware_flops = f.model_flops + (recompute ? double(f.tokens) * layer_flops : 0.0);
   const double per_param = 2.0 * bytes_per_element(run.dtypes.weights) +
                            (run.dtypes.weights == DType::fp32 ? 8.0 : 12.0);
   f.model_state_bytes = f.params * per_param;
   if (graph) {
     double flops = 0;
     for (OpVertex v : execution_order(*graph)) flops += op_flops((*graph)[v]);
-    f.hardware_flops = flops * double(run.parallel.tp * run.parallel.dp);
+    f.executed_flops = flops * double(run.parallel.tp * run.parallel.dp);
   }
   return f;
 }

@@ -86,6 +86,8 @@ void GpuClockDomain::update() {
     span_.l2 += a.l2_bytes, span_.l2_scaled += a.l2_bytes * params_.energy_scale(clock);
   }
   GpuEnergy e = gpu_energy(params_, a, clock);
+  if (kernel_ && governor_.uninformed() && params_.governed())  // the span before its first look
+    span_.over_limit += std::max(0.0, params_.static_watts(clock) * dt + e.core() + e.memory() - params_.limit * dt);
   double next = governor_.observe(dt, e.core(), e.memory());
   for (Recording* r : recording_)
     if (r) r->observed.push_back({dt, e.core(), e.memory(), next});
@@ -187,6 +189,7 @@ KernelPower GpuClockDomain::kernel_finished(const Kernel& kernel, double busy_sm
   out.energy[GpuEnergyPart::l2] *= mean(span_.l2_scaled, span_.l2, params_.energy_scale(last));
   out.clock = mean(span_.clock_seconds, span_.seconds, last);
   out.throttled = span_.throttled;
+  out.over_limit = span_.over_limit;
   return out;
 }
 

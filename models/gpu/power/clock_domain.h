@@ -39,6 +39,9 @@ struct KernelPower {
   GpuEnergy energy;
   double clock = 0;      // Hz, time-weighted over the kernel
   double throttled = 0;  // seconds below the max clock
+  // Joules the board drew above power.tdp before the governor first looked (a sustained start
+  // has no history: the first control period runs at the max clock, unobserved).
+  double over_limit = 0;
 };
 
 class GpuClockDomain : public sc_core::sc_module {
@@ -101,7 +104,7 @@ class GpuClockDomain : public sc_core::sc_module {
  private:
   // Clock-weighted sums over the kernel in flight, for pricing it at its clocks.
   struct KernelSpan {
-    double seconds = 0, clock_seconds = 0, throttled = 0, static_joules = 0;
+    double seconds = 0, clock_seconds = 0, throttled = 0, static_joules = 0, over_limit = 0;
     double busy = 0, busy_scaled = 0, work = 0, work_scaled = 0, l2 = 0, l2_scaled = 0;
   };
 

@@ -27,7 +27,7 @@ struct KernelOutcome {
   sc_core::sc_time duration;
   Figures<kMaxLevels> traffic;
   TimeBreakdown breakdown;
-  double energy = 0, clock = 0, throttled = 0;
+  double energy = 0, clock = 0, throttled = 0, over_limit = 0;
   Figures<kMaxEnergyParts> energy_parts;
   PartitionedCaches::State after;
   GpuClockDomain::Recording governor;

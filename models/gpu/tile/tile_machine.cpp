@@ -185,6 +185,7 @@ void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration,
   run.record.energy = power.energy.total();
   run.record.clock = power.clock;
   run.record.throttled = power.throttled;
+  run.record.over_limit = power.over_limit;
   double sm_seconds = duration * chip_.sm_count;
   double clock_share = power.clock > 0 ? power.clock / chip_.clock_hz : 1.0;
   double math = kernel.sm_flop_rate > 0 ? kernel.flops / (kernel.sm_flop_rate * clock_share) : 0;

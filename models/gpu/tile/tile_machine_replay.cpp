@@ -47,7 +47,7 @@ WorkRecord TileMachine::run_kernel(const KernelSummary& summary, const std::func
   outcome->duration = sc_core::sc_time_stamp() - start;
   outcome->traffic = record.traffic, outcome->breakdown = record.breakdown;
   outcome->energy = record.energy, outcome->energy_parts = record.energy_parts;
-  outcome->clock = record.clock, outcome->throttled = record.throttled;
+  outcome->clock = record.clock, outcome->throttled = record.throttled, outcome->over_limit = record.over_limit;
   // The caches after it hold the kernel's objects and those held before, renamed alike.
   if (rename_like(caches_.state(), names, before, outcome->after)) replays_.store(key, std::move(outcome));
   return record;
@@ -68,7 +68,7 @@ bool TileMachine::replay_kernel(const KernelReplays::Key& key, const KernelNames
     record.end = sim_now() - step_start;
     record.traffic = o->traffic, record.breakdown = o->breakdown;
     record.energy = o->energy, record.energy_parts = o->energy_parts;
-    record.clock = o->clock, record.throttled = o->throttled;
+    record.clock = o->clock, record.throttled = o->throttled, record.over_limit = o->over_limit;
     return true;
   }
   return false;
