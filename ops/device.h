@@ -12,6 +12,7 @@
 //   lowers the step's ops its own way and simulates them, waiting on SystemC time, and returns one
 //   WorkRecord per unit of work with start/end in seconds from the step's start. State that a real
 //   chip keeps between steps (cache contents) carries over.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <string>
@@ -59,6 +60,12 @@ struct DeviceInfo {
   bool static_memory_plan = false;
 
   const MemoryLevel& main_memory() const { return memory.back(); }
+  // Bytes/s of the fastest level (every byte a record moves crosses one): its floor's last resort.
+  double fastest_level() const {
+    double b = 0;
+    for (const auto& m : memory) b = std::max(b, m.bandwidth);
+    return b;
+  }
 };
 
 // One step as the device receives it, after the frontend pass: the op graph, the order to run it

@@ -24,11 +24,13 @@ std::size_t index_of(const std::vector<T>& names, std::string_view name, Name na
 
 }  // namespace
 
-void finalize_record(WorkRecord& k) {
+void finalize_record(WorkRecord& k, double fastest_level) {
   k.seconds = k.end - k.start;
   k.memory_bytes = k.traffic.empty() ? 0 : k.traffic.back();
   double compute_floor = ratio(k.flops, k.peak_flop_rate);
   double memory_floor = ratio(k.min_bytes, k.peak_memory_bandwidth);
+  if (fastest_level > 0 && !k.traffic.empty() && k.memory_bytes < k.min_bytes)
+    memory_floor = std::max(ratio(k.memory_bytes, k.peak_memory_bandwidth), k.min_bytes / fastest_level);
   k.roofline_floor = std::max(compute_floor, memory_floor);
   k.arithmetic_intensity = ratio(k.flops, k.min_bytes);
   k.ridge_point = ratio(k.peak_flop_rate, k.peak_memory_bandwidth);

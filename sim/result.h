@@ -117,8 +117,8 @@ struct WorkRecord {
   Figures<kMaxEnergyParts> energy_parts;  // joules per schema->energy_parts; they sum to `energy`
   double clock = 0;          // Hz: the device's average clock over the record; 0 = not modelled
   double throttled = 0;      // seconds of the record the clock governor held the clock below max
-  double over_limit = 0;     // joules above the power limit drawn before the governor first looked
-                             // (its allowed transient: a run's first control period, unobserved)
+  double over_limit = 0;     // joules above the power limit in control periods the governor's
+                             // clock did not hold (its lag: it sets a period's clock from those before)
   Figures<kMaxDetails> details;       // values per schema->details
   // derived by finalize()
   double seconds = 0;
@@ -204,7 +204,11 @@ class StepSink {
 };
 
 // Derives a record's own figures (seconds, main-memory bytes, floor, intensity, ridge, bound, rates).
-void finalize_record(WorkRecord& k);
+// `fastest_level`: bytes/s of the device's fastest memory level (0: not known). The memory floor is
+// the compulsory bytes at main-memory speed, less those a cache served (a repeated call on data
+// still in L2 reads none from HBM): min(min_bytes, main-memory bytes) at main-memory speed, and
+// every compulsory byte at least through the fastest level.
+void finalize_record(WorkRecord& k, double fastest_level = 0);
 
 // Computes every derived field of `result` from the raw ones (LLM metrics apart: run/metrics): a
 // ResultBuilder (sim/result_builder.h) over its steps, on one device.

@@ -8,8 +8,9 @@
 namespace hwsim {
 
 ResultBuilder::ResultBuilder(const std::vector<std::string>& memory_levels, std::vector<double> ranks,
-                             double idle_power)
-    : levels_(memory_levels), ranks_(std::move(ranks)), idle_power_(idle_power) {
+                             double idle_power, const std::vector<double>& level_bandwidth)
+    : levels_(memory_levels), ranks_(std::move(ranks)), idle_power_(idle_power),
+      fastest_level_(level_bandwidth.empty() ? 0 : *std::max_element(level_bandwidth.begin(), level_bandwidth.end())) {
   if (ranks_.empty()) ranks_ = {1.0};
   total_ranks_ = std::accumulate(ranks_.begin(), ranks_.end(), 0.0);
   devices_.resize(ranks_.size());
@@ -30,7 +31,7 @@ void ResultBuilder::add_step(StepResult& step) {
   // record prices its links, not the device).
   std::vector<double> record_time(devices_.size(), 0.0), priced_time(devices_.size(), 0.0);
   for (auto& k : step.records) {
-    finalize_record(k);
+    finalize_record(k, fastest_level_);
     auto d = std::size_t(k.device);
     record_time[d] += k.seconds - k.hidden;
     if (k.schema && !k.schema->energy_parts.empty()) priced_time[d] += k.seconds - k.hidden;
@@ -126,7 +127,7 @@ void finalize(RunResult& r) {
   std::size_t devices = 1;
   for (const auto& step : r.steps)
     for (const auto& k : step.records) devices = std::max(devices, std::size_t(k.device) + 1);
-  ResultBuilder builder(r.memory_levels, std::vector<double>(devices, 1.0), r.idle_power);
+  ResultBuilder builder(r.memory_levels, std::vector<double>(devices, 1.0), r.idle_power, r.memory_level_bandwidth);
   for (auto& step : r.steps) builder.add_step(step);
   builder.finish(r);
 }

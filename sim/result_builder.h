@@ -18,8 +18,10 @@ class ResultBuilder {
  public:
   // `memory_levels`: the device's, near → far. `ranks[d]`: the devices simulated device d stands
   // for ({1} on one chip; a system's stage: its tp·ep·dp ranks; a serving instance: its tp).
-  // `idle_power`: watts one device draws with nothing running (0: not modelled).
-  ResultBuilder(const std::vector<std::string>& memory_levels, std::vector<double> ranks, double idle_power);
+  // `idle_power`: watts one device draws with nothing running (0: not modelled). `level_bandwidth`:
+  // the levels' datasheet bytes/s (the records' floors: finalize_record).
+  ResultBuilder(const std::vector<std::string>& memory_levels, std::vector<double> ranks, double idle_power,
+                const std::vector<double>& level_bandwidth = {});
 
   // The next step on the timeline: derives its records' fields (seconds, floor, bound, rates),
   // sets its record_count and adds each record to its device (WorkRecord::device); the time a
@@ -45,7 +47,7 @@ class ResultBuilder {
 
   std::vector<std::string> levels_;
   std::vector<double> ranks_;
-  double total_ranks_ = 0, idle_power_ = 0;
+  double total_ranks_ = 0, idle_power_ = 0, fastest_level_ = 0;
   double seconds_ = 0;                  // steps' seconds summed
   std::vector<RunTotals> devices_;      // per simulated device
   PowerTrace trace_;                    // per device (each simulated device's share)

@@ -32,9 +32,10 @@ struct PowerMetrics {
   double min_clock = 0;             // Hz, the lowest record average
   double throttled_seconds = 0;     // time the governor held the clock below max_clock
   double throttled_share = 0;       // throttled_seconds / seconds
-  // Joules above the power limit drawn before the clock governor first looked at the run (its
-  // first control period, at the max clock): the only energy a governed run may spend over
-  // limit × seconds. 0 on a device without a governor.
+  // Joules above the power limit in the control periods the clock governor's clock did not hold
+  // (it sets each from those before: a sustained start's first runs at the max clock, and its
+  // estimate settles over its window): the only energy a governed run may spend over limit ×
+  // seconds, a transient that weighs in runs shorter than the window. 0 without a governor.
   double over_limit_joules = 0;
   double flops_per_joule = 0;       // perf/W: FLOP/s per watt
   std::vector<PowerSample> trace;   // power over time, at most kPowerTraceSamples buckets

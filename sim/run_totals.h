@@ -20,7 +20,7 @@ struct RunTotals {
   std::vector<double> detail_weight;     // seconds behind each time-weighted mean
   std::vector<EnergyPart> energy_parts;  // by component, in first-seen order; sum to `energy`
   double throttled = 0;                  // seconds the clock governor held the clock below max
-  double over_limit = 0;                 // joules above the limit before the governor first looked
+  double over_limit = 0;                 // joules above the limit while the governor caught up
   double clock_time = 0, clock_sum = 0;  // seconds with a clock, and clock × those seconds
   double min_clock = 0;                  // the lowest record average (0: none reported)
 

@@ -24,8 +24,9 @@ std::string power_line(const RunResult& r) {
     if (p.throttled_seconds > 0)
       line += fmt::format(", held below it {:.0f} % of the time by the {} limit", 100 * p.throttled_share, watts(r.tdp));
     if (r.above_tdp && p.over_limit_joules > 0)
-      line += fmt::format("; above the limit only by the {} drawn before the governor's first look (its first "
-                          "control period at the max clock, power.dvfs.control_period)", joules(p.over_limit_joules));
+      line += fmt::format("; above the limit only by the {} drawn while the governor caught up (it sets each "
+                          "control period's clock from the periods before, and its estimate settles over "
+                          "power.dvfs.window)", joules(p.over_limit_joules));
   } else if (r.above_tdp) {
     line += fmt::format(", above the {} TDP (this device models no clock governor)", watts(r.tdp));
   }

@@ -31,7 +31,8 @@ RunResult described(const DeviceInfo& device) {
 RunCollector::RunCollector(const Workload& workload, const DeviceInfo& device, const RunStreams& streams,
                            std::vector<double> ranks, bool keep)
     : workload_(workload), device_(device), streams_(streams), keep_(keep), result_(described(device)),
-      sums_(result_.memory_levels, ranks, device.idle_power), llm_(workload, double(ranks.size())) {}
+      sums_(result_.memory_levels, ranks, device.idle_power, result_.memory_level_bandwidth),
+      llm_(workload, double(ranks.size())) {}
 
 void RunCollector::add_step(StepResult&& step) {
   sums_.add_step(step);
@@ -50,7 +51,7 @@ void RunCollector::add_span(std::size_t device, const RunTotals& work, double st
 void RunCollector::add_idle(std::size_t device, double start, double end) { sums_.add_idle(device, start, end); }
 
 void RunCollector::keep_step(StepResult&& step) {
-  for (auto& k : step.records) finalize_record(k);
+  for (auto& k : step.records) finalize_record(k, device_.fastest_level());
   step.record_count = step.records.size();
   result_.steps.push_back(std::move(step));
 }

@@ -102,10 +102,10 @@ double ServingEngine::log_pass(double start, std::shared_ptr<const RunTotals> to
   return sim_now() - start;
 }
 
-RunTotals ServingEngine::sum_records(const std::vector<WorkRecord>& records) {
+RunTotals ServingEngine::sum_records(const std::vector<WorkRecord>& records) const {
   RunTotals t;
   for (WorkRecord r : records) {
-    finalize_record(r);
+    finalize_record(r, device_->info().fastest_level());
     t.add(r);
   }
   return t;
@@ -138,7 +138,7 @@ double ServingEngine::run_composed(const StepPass& pass) {
     program.step.order = probe;
     std::vector<WorkRecord> records = execute(program.step);
     shared_.log.simulated += 1;
-    shared_.ops.learn(g, probe, records);
+    shared_.ops.learn(g, probe, records, device_->info().fastest_level());
     ShapeKey key = pass.key;
     key.push_back(std::int64_t(devices_.size()));
     keep_records(pass, key, std::move(records), sim_now() - start);

@@ -73,7 +73,7 @@ class ServingEngine : public sc_core::sc_module {
   double run_composed(const StepPass& pass);
   std::shared_ptr<const RunTotals> take_reused(const ShapeKey& previous, const ShapeKey& key);
   double log_pass(double start, std::shared_ptr<const RunTotals> totals);
-  static RunTotals sum_records(const std::vector<WorkRecord>& records);
+  RunTotals sum_records(const std::vector<WorkRecord>& records) const;
   OpGraph lower(const StepPass& pass) const;
   std::vector<WorkRecord> execute(const StepProgram& program);
   void keep_records(const StepPass& pass, const ShapeKey& key, std::vector<WorkRecord> records, double seconds);

@@ -53,7 +53,8 @@ std::vector<OpVertex> OpMemo::unknown(const OpGraph& g, const std::vector<OpVert
   return out;
 }
 
-void OpMemo::learn(const OpGraph& g, const std::vector<OpVertex>& probed, const std::vector<WorkRecord>& records) {
+void OpMemo::learn(const OpGraph& g, const std::vector<OpVertex>& probed, const std::vector<WorkRecord>& records,
+                   double fastest_level) {
   std::unordered_map<std::string, std::size_t> by_name;
   for (std::size_t i = 0; i < probed.size(); ++i) by_name.emplace(g[probed[i]].name, i);
   std::vector<Learned> of(probed.size());
@@ -67,7 +68,7 @@ void OpMemo::learn(const OpGraph& g, const std::vector<OpVertex>& probed, const 
       }
       if (name.rfind('.') == std::string::npos) break;
     }
-    finalize_record(r);
+    finalize_record(r, fastest_level);
     of[current].seconds += r.end - r.start;
     of[current].totals.add(r);
   }

@@ -27,7 +27,9 @@ class OpMemo {
   std::vector<OpVertex> unknown(const OpGraph& g, const std::vector<OpVertex>& order) const;
   // Learns the times of `probed` from the records of running them: each op's records (its name,
   // or kernels after it not named after another op), end − start.
-  void learn(const OpGraph& g, const std::vector<OpVertex>& probed, const std::vector<WorkRecord>& records);
+  // `fastest_level`: the device's, for the records' floors (finalize_record).
+  void learn(const OpGraph& g, const std::vector<OpVertex>& probed, const std::vector<WorkRecord>& records,
+             double fastest_level);
   // The sum of the ops' times (every signature known), and of what their records added (their
   // FLOPs, bytes, energy: the pass's summary).
   double seconds(const OpGraph& g, const std::vector<OpVertex>& order) const;

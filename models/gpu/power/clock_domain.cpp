@@ -86,7 +86,7 @@ void GpuClockDomain::update() {
     span_.l2 += a.l2_bytes, span_.l2_scaled += a.l2_bytes * params_.energy_scale(clock);
   }
   GpuEnergy e = gpu_energy(params_, a, clock);
-  if (kernel_ && governor_.uninformed() && params_.governed())  // the span before its first look
+  if (kernel_ && params_.governed())  // a span the governor's clock did not hold within the limit
     span_.over_limit += std::max(0.0, params_.static_watts(clock) * dt + e.core() + e.memory() - params_.limit * dt);
   double next = governor_.observe(dt, e.core(), e.memory());
   for (Recording* r : recording_)

@@ -39,8 +39,9 @@ struct KernelPower {
   GpuEnergy energy;
   double clock = 0;      // Hz, time-weighted over the kernel
   double throttled = 0;  // seconds below the max clock
-  // Joules the board drew above power.tdp before the governor first looked (a sustained start
-  // has no history: the first control period runs at the max clock, unobserved).
+  // Joules the board drew above power.tdp in the kernel's control periods whose clock did not hold
+  // it (the governor's lag: a period runs at the clock set from those before it — a sustained
+  // start's first at the max clock, unobserved — and its estimate settles over its window).
   double over_limit = 0;
 };
 

@@ -24,8 +24,6 @@ class DvfsGovernor {
 
   double clock() const { return clock_; }
   bool throttled() const { return clock_ < params_.max_clock; }
-  // No history yet (a sustained start before its first observation): nothing holds the power.
-  bool uninformed() const { return weight_ == 0; }
 
   // A span of `seconds` just ran at clock() and spent `core_joules` of dynamic energy in the SM
   // clock domain and `memory_joules` outside it: folds it into the averages and sets the clock
