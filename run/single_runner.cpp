@@ -41,9 +41,7 @@ class SingleRunner : public Runner {
     const DeviceInfo& info = device->info();
     check_schema(info);
     check_capacity(info, workload);
-    // A run of several steps drops each step's records once the sinks have them, unless kept.
-    const bool keep = request.streams.keep_records || workload.steps.size() <= 1 || info.static_memory_plan;
-    RunCollector collector(workload, info, request.streams, {1.0}, keep);
+    RunCollector collector(workload, info, request.streams, {1.0});
     StepRunner runner("runner", StepExecutor({device.get()}), workload, framework_for(workload.framework, info),
                       [&](StepResult&& step) { collector.add_step(std::move(step)); });
     sc_core::sc_start();

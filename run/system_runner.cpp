@@ -47,7 +47,7 @@ class SystemRunner : public Runner {
     // Each stage's device stands for its tp·ep·dp ranks.
     const Parallelism& p = workload.parallel;
     std::vector<double> ranks(stages.size(), double(p.tp * p.ep * p.dp));
-    RunCollector collector(workload, info, request.streams, ranks, true);
+    RunCollector collector(workload, info, request.streams, ranks);
     collector.add_part(system_metrics(system, fabric, workload, info));
     StepExecutor executor(stages, {&fabric, &system.spec(), layout_groups(workload.parallel)});
     StepRunner runner("system_runner", std::move(executor), workload, framework_for(workload.framework, info),

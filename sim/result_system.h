@@ -31,6 +31,15 @@ struct LinkLoad {
   double utilisation = 0;      // bytes / (capacity · run seconds)
 };
 
+// One collective of a run of collectives alone (the `collective:` workload, a step each): what
+// nccl-tests prints per size.
+struct CollectivePoint {
+  double bytes = 0, ranks = 0, seconds = 0;
+  double algbw = 0, busbw = 0;  // bytes/s
+  double link_bytes = 0;
+  std::string op, algorithm;
+};
+
 struct SystemMetrics {
   bool present = false;
   std::string name;            // the system's name
@@ -47,6 +56,10 @@ struct SystemMetrics {
   double flops = 0;            // all devices: each stage's FLOPs × its ranks
   double memory_bytes = 0;     // all devices: each stage's main-memory traffic × its ranks
   double energy = 0;           // all devices and links
+  // A run whose every step is one collective (the nccl-tests curve): one point per step, in order;
+  // empty otherwise.
+  std::vector<CollectivePoint> collectives;
+  bool collectives_only() const { return !collectives.empty(); }
 };
 
 }  // namespace hwsim

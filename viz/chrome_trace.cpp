@@ -64,12 +64,10 @@ nlohmann::json track_name(int pid, int track, const std::string& name) {
 }
 
 // One process per simulated device (a system's pipeline stages), each with a track of its kernels
-// and one of the collectives it took part in (its links busy). Without kept records, one device.
+// and one of the collectives it took part in (its links busy).
 nlohmann::json device_names(const RunResult& r) {
   nlohmann::json events = nlohmann::json::array();
-  std::size_t devices = 1;
-  for (const auto& step : r.steps)
-    for (const auto& k : step.records) devices = std::max(devices, std::size_t(k.device) + 1);
+  std::size_t devices = r.system.present ? std::max<std::size_t>(1, r.system.stages.size()) : 1;
   for (std::size_t d = 0; d < devices; ++d) {
     int pid = int(d) + 1;
     std::string name = r.device_kind + " (" + r.level + " level)";

@@ -12,33 +12,12 @@ std::string seconds(double s) { return format_quantity(s, Dimension::time, 4); }
 std::string bytes(double b) { return format_quantity(b, Dimension::bytes); }
 std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : "-"; }
 
-// A step of a collective workload: exactly one record, a collective (it has a "busbw" detail).
-const WorkRecord* sole_collective(const StepResult& s) {
-  if (s.records.size() != 1 || !s.records.front().schema) return nullptr;
-  const auto& d = s.records.front().schema->details;
-  for (const auto& k : d) if (k.key == "busbw") return &s.records.front();
-  return nullptr;
-}
-
-}  // namespace
-
-bool collective_only(const RunResult& r) {
-  if (r.steps.empty()) return false;
-  for (const auto& s : r.steps)
-    if (!sole_collective(s)) return false;
-  return true;
-}
-
-namespace {
 void print_sweep(std::ostream& out, const RunResult& r) {
   fmt::print(out, "\n  {:>12} {:>12} {:>12} {:>11} {:>11}  {}\n", "size (B)", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
              "link bytes", "algorithm");
-  for (const auto& s : r.steps) {
-    const WorkRecord* k = sole_collective(s);
-    if (!k) continue;
-    fmt::print(out, "  {:>12.0f} {:>12.2f} {:>12.2f} {:>11.2f} {:>11}  {}\n", k->detail("bytes"), k->seconds * 1e6,
-               k->detail("algbw") / 1e9, k->detail("busbw") / 1e9, bytes(k->detail("link_bytes")), k->config);
-  }
+  for (const CollectivePoint& p : r.system.collectives)
+    fmt::print(out, "  {:>12.0f} {:>12.2f} {:>12.2f} {:>11.2f} {:>11}  {}\n", p.bytes, p.seconds * 1e6, p.algbw / 1e9,
+               p.busbw / 1e9, bytes(p.link_bytes), p.algorithm);
 }
 
 void print_stages(std::ostream& out, const RunResult& r) {
@@ -64,7 +43,7 @@ void print_system_section(std::ostream& out, const RunResult& r) {
                                  seconds(m.communication_exposed)));
   row("link traffic", fmt::format("{} over all hops, {}", bytes(m.link_bytes), format_quantity(m.link_energy, Dimension::energy)));
   row("energy, all devices + links", format_quantity(m.energy, Dimension::energy));
-  if (collective_only(r)) print_sweep(out, r);
+  if (m.collectives_only()) print_sweep(out, r);
   else print_stages(out, r);
   if (m.busiest_links.empty()) return;
   fmt::print(out, "\n  {:<34} {:>12} {:>11} {:>8}\n", "busiest link directions", "usable", "bytes", "busy");
@@ -94,13 +73,9 @@ nlohmann::json system_json(const RunResult& r) {
 
 nlohmann::json collective_json(const RunResult& r) {
   nlohmann::json sweep = nlohmann::json::array();
-  for (const auto& s : r.steps) {
-    const WorkRecord* k = sole_collective(s);
-    if (!k) return nullptr;
-    sweep.push_back({{"bytes", k->detail("bytes")}, {"ranks", k->detail("ranks")}, {"seconds", k->seconds},
-                     {"algbw", k->detail("algbw") / 1e9}, {"busbw", k->detail("busbw") / 1e9},
-                     {"link_bytes", k->detail("link_bytes")}, {"op", k->op_class}, {"algorithm", k->config}});
-  }
+  for (const CollectivePoint& p : r.system.collectives)
+    sweep.push_back({{"bytes", p.bytes}, {"ranks", p.ranks}, {"seconds", p.seconds}, {"algbw", p.algbw / 1e9},
+                     {"busbw", p.busbw / 1e9}, {"link_bytes", p.link_bytes}, {"op", p.op}, {"algorithm", p.algorithm}});
   if (sweep.empty()) return nullptr;
   nlohmann::json doc = sweep.front();
   doc["sweep"] = sweep;

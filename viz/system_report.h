@@ -10,8 +10,6 @@
 namespace hwsim {
 
 void print_system_section(std::ostream& out, const RunResult& r);
-// Every step is one collective (a collective workload): its table replaces the record list.
-bool collective_only(const RunResult& r);
 nlohmann::json system_json(const RunResult& r);
 // A collective workload's figures: {algbw, busbw, seconds, bytes, ...} of its single size (GB/s),
 // plus "sweep": one entry per size. null when the run has no collective-only steps.

@@ -139,7 +139,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
   print_power_section(out, r);
   print_breakdown(out, r, row);
   print_system_section(out, r);
-  if (!workload.llm && !collective_only(r)) print_records(out, r);
+  if (!workload.llm && !r.system.collectives_only()) print_records(out, r);
   print_llm_section(out, workload, r, r.unit);
   if (workload.llm)
     fmt::print(out, "\n  every {}, with its start, end, details and bytes per level: --json FILE\n", r.unit);

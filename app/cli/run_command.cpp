@@ -84,7 +84,7 @@ int run_command(const RunOptions& options) {
   // The pictures draw records: they keep them all. Otherwise a run of several steps hands each
   // step's records to the writers that want them and drops them.
   run.keep_records = !options.html_path.empty() || !options.svg_path.empty();
-  if (!system && workload.steps.size() > 1 && !run.keep_records) {
+  if (workload.steps.size() > 1 && !run.keep_records) {
     if (!options.json_path.empty() && detail == JsonDetail::full)
       run.sinks.push_back((streams.json = std::make_unique<JsonKernelStream>()).get());
     if (!options.trace_path.empty()) run.sinks.push_back((streams.trace = std::make_unique<ChromeTraceStream>()).get());

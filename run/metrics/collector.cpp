@@ -29,8 +29,9 @@ RunResult described(const DeviceInfo& device) {
 }  // namespace
 
 RunCollector::RunCollector(const Workload& workload, const DeviceInfo& device, const RunStreams& streams,
-                           std::vector<double> ranks, bool keep)
-    : workload_(workload), device_(device), streams_(streams), keep_(keep), result_(described(device)),
+                           std::vector<double> ranks)
+    : workload_(workload), device_(device), streams_(streams),
+      keep_(streams.keep_records || workload.steps.size() <= 1 || device.static_memory_plan), result_(described(device)),
       sums_(result_.memory_levels, ranks, device.idle_power, result_.memory_level_bandwidth),
       llm_(workload, double(ranks.size())) {}
 

@@ -32,10 +32,12 @@ class MetricsPart {
 class RunCollector {
  public:
   // `device`: what the run's devices are (they are of one chip). `ranks[d]`: the devices simulated
-  // device d stands for ({1} on one chip). `keep`: whether step records stay in the result (the
-  // pictures and some printers read them), else only each step's label, time and record count.
+  // device d stands for ({1} on one chip). A run of one step keeps its records in the result; a run
+  // of several (a long generate) keeps each step's label, time and record count once the sinks have
+  // its records, unless the streams keep them (the pictures draw records) or the device's own
+  // figures need them (a microcontroller's inference metrics).
   RunCollector(const Workload& workload, const DeviceInfo& device, const RunStreams& streams,
-               std::vector<double> ranks, bool keep);
+               std::vector<double> ranks);
   void add_part(std::unique_ptr<MetricsPart> part) { parts_.push_back(std::move(part)); }
 
   // The next step on the run's timeline.

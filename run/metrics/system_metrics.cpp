@@ -16,6 +16,14 @@ class SystemPart : public MetricsPart {
         overlapped_(std::size_t(workload.parallel.pp), 0.0) {}
 
   void add_step(const StepResult& step) override {
+    // A step of one collective alone: a point of the run's bandwidth-against-size curve.
+    if (step.records.size() == 1 && step.records.front().schema == collective_schema()) {
+      const WorkRecord& k = step.records.front();
+      points_.push_back({k.detail("bytes"), k.detail("ranks"), k.seconds, k.detail("algbw"), k.detail("busbw"),
+                         k.detail("link_bytes"), k.op_class, k.config});
+    } else {
+      mixed_ = true;
+    }
     for (const auto& k : step.records) {
       if (k.device >= 0 && std::size_t(k.device) < overlapped_.size()) overlapped_[std::size_t(k.device)] += k.hidden;
       if (k.schema == collective_schema()) {
@@ -43,6 +51,7 @@ class SystemPart : public MetricsPart {
       m.memory_bytes += m.stages.back().memory_bytes * double(m.stages.back().ranks);
       m.energy += m.stages.back().energy * double(m.stages.back().ranks);
     }
+    if (!mixed_) m.collectives = points_;
     m.collective_seconds = collective_seconds_;
     m.communication_exposed = exposed_;
     m.link_bytes = fabric_.link_bytes();
@@ -85,6 +94,8 @@ class SystemPart : public MetricsPart {
   const DeviceInfo& device_;
   std::vector<double> overlapped_;  // per stage: collective seconds hidden behind its compute
   double collective_seconds_ = 0, exposed_ = 0;
+  std::vector<CollectivePoint> points_;
+  bool mixed_ = false;  // a step that is not one collective alone
 };
 
 }  // namespace

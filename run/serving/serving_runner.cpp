@@ -130,7 +130,7 @@ class ServingRunner : public Runner {
     ServingLog log = deployment.take_log();
     std::vector<double> ranks;  // each instance's device stands for its tp devices
     for (const auto& e : deployment.engines()) ranks.push_back(double(e->devices().size()));
-    RunCollector collector(workload, deployment.engines().front()->device_info(), request.streams, ranks, true);
+    RunCollector collector(workload, deployment.engines().front()->device_info(), request.streams, ranks);
     ServingSetting setting{system ? system->spec().name : "", setup.host_link_bandwidth};
     collector.add_part(std::make_unique<ServingPart>(spec, plain, deployment, baseline.get(), log, setting));
     double span = add_timeline(collector, log, ranks.size());
