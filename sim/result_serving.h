@@ -12,7 +12,12 @@ namespace hwsim {
 struct LatencyStats {
   double mean = 0, p50 = 0, p90 = 0, p99 = 0;
   std::int64_t count = 0;
+  // The distribution: the percentiles 0, 100/(n−1), ..., 100 (n = kLatencyQuantiles; empty without
+  // values), what a CDF draws.
+  std::vector<double> quantiles;
 };
+
+inline constexpr std::size_t kLatencyQuantiles = 41;
 
 // A stretch of a request's life on one instance (the per-request tracks of the Chrome trace).
 struct RequestPhase {
@@ -124,6 +129,8 @@ struct ServingMetrics {
     double t = 0;
     std::int64_t running = 0, waiting = 0;
     double kv_use = 0;
+    // Tokens out of every instance from t to the next sample (the last: to the end), per second.
+    double output_tokens_per_s = 0;
   };
   std::vector<Sample> series;
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "viz/html_page.h"
+#include "viz/html_summary.h"
 #include "viz/svg/charts.h"
 #include "viz/svg/svg.h"
 
@@ -15,30 +16,6 @@ using html::row;
 using svg::escape;
 using svg::short_number;
 
-std::string summary_table(const Config& config, const Workload& workload, const RunResult& r) {
-  std::string t = "<table class=\"summary\">\n";
-  t += row("chip", config.text("name")) + row("workload", workload.spec) + row("device", r.device_kind + ", " + r.level + " level");
-  t += row("time", short_number(r.seconds) + "s") + row("achieved", short_number(r.achieved_flop_rate) + "FLOP/s");
-  t += row("of peak", fmt::format("{:.1f} %", r.percent_of_peak)) + row("bound", r.bound);
-  t += row("roofline floor", fmt::format("{}s (time is {:.2f}× the floor)", short_number(r.roofline_floor), r.times_floor));
-  t += row("main-memory bandwidth", short_number(r.memory_bandwidth_achieved) + "B/s of " + short_number(r.peak_memory_bandwidth) + "B/s");
-  t += row("energy", fmt::format("{}J, {}W average", short_number(r.energy), short_number(r.average_power)));
-  if (r.power.average_clock > 0)
-    t += row("SM clock", fmt::format("{}Hz average of {}Hz, throttled {:.0f} % of the time", short_number(r.power.average_clock),
-                                     short_number(r.power.max_clock), 100 * r.power.throttled_share));
-  if (r.llm.present) {
-    t += row("tokens/s", fmt::format("{:.6g}", r.llm.tokens_per_second));
-    if (r.llm.ttft > 0) t += row("TTFT", short_number(r.llm.ttft) + "s");
-    if (r.llm.tpot > 0) t += row("TPOT", short_number(r.llm.tpot) + "s");
-    t += row("MBU / MFU", fmt::format("{:.1f} % / {:.1f} %", 100 * r.llm.mbu, 100 * r.llm.mfu));
-    t += row("energy per token", fmt::format("{}J ({:.3g} tokens/J)", short_number(r.llm.joules_per_token), r.llm.tokens_per_joule));
-  }
-  if (r.system.present)
-    t += row("system", fmt::format("{}: {} of {} devices, {}", r.system.name, r.system.devices_used, r.system.devices,
-                                   r.system.layout));
-  return t + "</table>\n";
-}
-
 std::string kernel_table(const RunResult& r) {
   std::string t = "<table class=\"kernels\" id=\"kernels\">\n<thead><tr><th>#</th><th>step</th><th>name</th><th>class</th>"
                   "<th>dtype</th><th>seconds</th><th>FLOPs</th><th>min bytes</th><th>FLOP/byte</th>"
@@ -50,7 +27,7 @@ std::string kernel_table(const RunResult& r) {
       double ratio = k.roofline_floor > 0 ? k.seconds / k.roofline_floor : 0;
       t += "<tr>" + number_cell(double(n), std::to_string(n)) + "<td class=\"t\">" + escape(s.label) + "</td><td class=\"t\">" +
            escape(k.name) + "</td><td class=\"t\">" + escape(k.op_class) + "</td><td class=\"t\">" + escape(k.dtype) + "</td>" +
-           number_cell(k.seconds, short_number(k.seconds)) + number_cell(k.flops, short_number(k.flops)) +
+           number_cell(k.seconds, svg::duration(k.seconds)) + number_cell(k.flops, short_number(k.flops)) +
            number_cell(k.min_bytes, short_number(k.min_bytes)) +
            number_cell(k.arithmetic_intensity, fmt::format("{:.3g}", k.arithmetic_intensity)) +
            number_cell(k.achieved_flop_rate, short_number(k.achieved_flop_rate)) +
@@ -64,26 +41,80 @@ std::string kernel_table(const RunResult& r) {
   return t;
 }
 
-}  // namespace
+// Captions say what each chart draws for this run.
+std::string power_caption(const RunResult& r) {
+  std::string c = r.devices > 1 ? "One device's power over the run, averaged over the devices used" : "The device's power over the run";
+  c += " (records merged into equal time buckets; idle power where no record ran)";
+  if (r.tdp > 0) c += ", against the power limit (dashed) and the idle power (dotted)";
+  if (r.power.average_clock > 0) c += "; below it, the SM clock the governor set";
+  return c + ".";
+}
 
-std::string html_report(const Config& config, const Workload& workload, const RunResult& r) {
-  std::string title = fmt::format("hwsim: {} on {}", workload.spec, config.text("name"));
-  std::string page = summary_table(config, workload, r);
+std::string device_page(const Config& config, const Workload& workload, const RunResult& r) {
+  std::string page = device_summary(config, workload, r);
   page += "<h2>Roofline</h2>\n" +
           figure(roofline_svg(r), "Each point is a " + r.unit + "; hover for its name and figures. Roofs: peak FLOP/s of "
                                   "each dtype present, the main-memory bandwidth slope (dashed: the ridge) and a slope per "
                                   "nearer memory level with its ridge. Points sit at the intensity of their minimum "
                                   "(main-memory) traffic.");
-  page += "<h2>Time breakdown</h2>\n" + figure(breakdown_svg(r), "Compute, memory stall, communication, overhead and idle, summed over the run.");
-  page += "<h2>Timeline</h2>\n" + figure(timeline_svg(r), "One row per simulated device; steps one after another.");
-  page += "<h2>Power</h2>\n" +
-          figure(power_svg(r), "The device's power over the run (records merged into equal time buckets), the power limit "
-                               "dashed, and the SM clock the governor set (right-hand scale).");
+  page += "<h2>Time breakdown</h2>\n" +
+          figure(breakdown_svg(r), r.devices > 1 ? "Compute, memory stall, communication, overhead and idle, one device's "
+                                                   "average over the devices used (a pipeline's bubble is idle)."
+                                                 : "Compute, memory stall, communication, overhead and idle over the run.");
+  page += "<h2>Timeline</h2>\n" +
+          figure(timeline_svg(r), r.system.present ? "One row per pipeline stage's device; its tensor-parallel ranks do the "
+                                                     "same. Gaps are the pipeline bubble and waits on other stages."
+                                                   : "The device's " + r.unit + "s in time, steps one after another.");
+  page += "<h2>Power</h2>\n" + figure(power_svg(r), power_caption(r));
   page += "<h2>" + escape(r.unit) + "s</h2>\n<p class=\"note\">Click a column to sort.</p>\n" + kernel_table(r);
-  return html::page(title, page);
+  return page;
+}
+
+std::string serving_page(const Config& config, const Workload& workload, const RunResult& r) {
+  std::string page = serving_summary(config, workload, r);
+  page += "<h2>Latency</h2>\n" +
+          figure(latency_svg(r.serving), "Time to first token (arrival to first token), time per output token (per "
+                                         "request), inter-token latency (every gap between a request's streamed "
+                                         "tokens) and end-to-end latency, as benchmark_serving defines them; dots mark "
+                                         "the median and p99.");
+  page += "<h2>Over time</h2>\n" +
+          figure(serving_time_svg(r.serving), "Output tokens per second over the run (above); sequences running in a "
+                                              "step and waiting for one, and the share of the KV cache in use (below, "
+                                              "right-hand scale).");
+  page += "<h2>Power</h2>\n" + figure(power_svg(r), power_caption(r));
+  page += "<h2>Engine passes</h2>\n" +
+          figure(breakdown_svg(r), "Where the devices' time went over the run: the passes' compute and memory, and idle "
+                                   "between them.");
+  page += "<h2>" + escape(r.unit) + "s of each distinct pass</h2>\n<p class=\"note\">Each pass shape once, as first "
+          "simulated; click a column to sort.</p>\n" + kernel_table(r);
+  return page;
+}
+
+std::string collective_page(const Config& config, const Workload& workload, const RunResult& r) {
+  std::string page = collective_summary(config, workload, r);
+  page += "<h2>Bus bandwidth</h2>\n" +
+          figure(collective_svg(r.system), "Bus bandwidth (algorithm bandwidth × the collective's factor, as nccl-tests "
+                                           "reports it) and algorithm bandwidth (bytes ÷ time) for each message size; "
+                                           "hover for the time and the algorithm chosen.");
+  page += "<h2>Timeline</h2>\n" + figure(timeline_svg(r), "Each size's collective, one after another.");
+  page += "<h2>Power</h2>\n" + figure(power_svg(r), power_caption(r) + " During a collective the devices draw their "
+                                                                        "idle power; the links' energy is in the summary.");
+  page += "<h2>Collectives</h2>\n<p class=\"note\">Click a column to sort.</p>\n" + kernel_table(r);
+  return page;
+}
+
+}  // namespace
+
+std::string html_report(const Config& config, const Workload& workload, const RunResult& r) {
+  std::string title = fmt::format("hwsim: {} on {}", workload.spec, config.text("name"));
+  if (r.serving.present) return html::page(title, serving_page(config, workload, r));
+  if (r.system.collectives_only()) return html::page(title, collective_page(config, workload, r));
+  return html::page(title, device_page(config, workload, r));
 }
 
 std::string svg_report(const RunResult& r) {
+  if (r.serving.present) return svg::stack({latency_svg(r.serving), serving_time_svg(r.serving), power_svg(r)});
+  if (r.system.collectives_only()) return svg::stack({collective_svg(r.system), timeline_svg(r), power_svg(r)});
   return svg::stack({roofline_svg(r), breakdown_svg(r), timeline_svg(r), power_svg(r)});
 }
 

@@ -52,7 +52,8 @@ nlohmann::json serving_json(const RunResult& r) {
   if (!m.present) return nullptr;
   nlohmann::json series = nlohmann::json::array();
   for (const auto& s : m.series)
-    series.push_back({{"t", s.t}, {"running", s.running}, {"waiting", s.waiting}, {"kv_use", s.kv_use}});
+    series.push_back({{"t", s.t}, {"running", s.running}, {"waiting", s.waiting}, {"kv_use", s.kv_use},
+                      {"output_tokens_per_s", s.output_tokens_per_s}});
   nlohmann::json j = {{"batching", m.batching},
                       {"requests", m.requests},
                       {"duration_s", m.duration_s},
@@ -68,6 +69,10 @@ nlohmann::json serving_json(const RunResult& r) {
                       {"requests_per_s", m.requests_per_s},
                       {"output_tokens_per_s", m.output_tokens_per_s},
                       {"total_tokens_per_s", m.total_tokens_per_s},
+                      {"energy_j", m.energy},
+                      {"average_power_w", m.average_power},
+                      {"joules_per_output_token", m.joules_per_output_token},
+                      {"output_tokens_per_joule", m.output_tokens_per_joule},
                       {"ttft_s", stats_json(m.ttft_s)},
                       {"tpot_s", stats_json(m.tpot_s)},
                       {"itl_s", stats_json(m.itl_s)},

@@ -95,6 +95,10 @@ void print_serving_report(std::ostream& out, const RunResult& r) {
   row(out, "output tokens/s", fmt::format("{:.1f}  ({} tokens)", m.output_tokens_per_s, m.output_tokens));
   row(out, "total tokens/s", fmt::format("{:.1f}  (prompt {} + output {})", m.total_tokens_per_s, m.prompt_tokens,
                                          m.output_tokens));
+  row(out, "energy", fmt::format("{}  ({} per device on average; {} per output token, {:.3g} tokens/J)",
+                                 format_quantity(m.energy, Dimension::energy),
+                                 format_quantity(m.average_power, Dimension::power),
+                                 format_quantity(m.joules_per_output_token, Dimension::energy), m.output_tokens_per_joule));
   row(out, "engine steps", fmt::format("{}  ({} passes simulated, the rest repeats of earlier ones, reused)", m.engine_steps,
                                        m.simulated_steps));
   print_preemption(out, m);

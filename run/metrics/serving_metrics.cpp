@@ -27,6 +27,8 @@ LatencyStats latency_stats(std::vector<double> values) {
   for (double v : values) sum += v;
   s.mean = sum / double(values.size());
   s.p50 = percentile(values, 50), s.p90 = percentile(values, 90), s.p99 = percentile(values, 99);
+  for (std::size_t i = 0; i < kLatencyQuantiles; ++i)
+    s.quantiles.push_back(percentile(values, 100.0 * double(i) / double(kLatencyQuantiles - 1)));
   return s;
 }
 
@@ -104,6 +106,7 @@ ServingMetrics compute_serving_metrics(const ServeSpec& spec, const ServingDeplo
   m.steps = std::move(log.steps);
   m.per_request = std::move(log.requests);
   instance_metrics(m, runner);
+  throughput_series(m, log.token_times);
   return m;
 }
 

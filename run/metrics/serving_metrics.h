@@ -37,5 +37,7 @@ SpeculativeMetrics speculative_metrics(const ServeSpec& spec, const ServingMetri
 
 // Per-instance figures, the pools' use over time and the series samples (serving_metrics_time.cpp).
 void instance_metrics(ServingMetrics& m, const ServingDeployment& runner);
+// The output tokens per second between consecutive series samples, from when each token came out.
+void throughput_series(ServingMetrics& m, const std::vector<std::vector<double>>& token_times);
 
 }  // namespace hwsim

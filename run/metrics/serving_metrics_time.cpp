@@ -1,5 +1,6 @@
 // Per-instance serving figures and the use of the engines over time (serving_metrics.h).
 #include <algorithm>
+#include <cmath>
 
 #include "run/metrics/serving_metrics.h"
 #include "sim/arith.h"
@@ -43,6 +44,18 @@ void sample_series(ServingMetrics& m, const std::vector<std::vector<const Servin
 }
 
 }  // namespace
+
+void throughput_series(ServingMetrics& m, const std::vector<std::vector<double>>& token_times) {
+  if (m.series.empty()) return;
+  const double width = m.duration_s / double(m.series.size());
+  std::vector<std::int64_t> tokens(m.series.size(), 0);
+  for (const auto& times : token_times)
+    for (double t : times) {
+      auto i = std::size_t(std::clamp(std::floor(t / width), 0.0, double(m.series.size() - 1)));
+      ++tokens[i];
+    }
+  for (std::size_t i = 0; i < m.series.size(); ++i) m.series[i].output_tokens_per_s = ratio(double(tokens[i]), width);
+}
 
 void instance_metrics(ServingMetrics& m, const ServingDeployment& runner) {
   std::vector<std::vector<const ServingStep*>> by_instance(runner.engines().size());

@@ -50,7 +50,7 @@ TEST_CASE("svg: the roofline is well-formed, with a point per record and a roof 
   CHECK(svg.find("a (gemm, bf16): 1e+03 FLOP/B, 500TFLOP/s") != std::string::npos);  // 1e12 FLOP / 2 ms
 }
 
-TEST_CASE("svg: breakdown and timeline are well-formed, the timeline has a bar per record") {
+TEST_CASE("svg: breakdown and timeline are well-formed, the timeline merges only records that meet") {
   RunResult r = two_records();
   auto breakdown = test::check_xml(breakdown_svg(r));
   CHECK(breakdown.error == "");
@@ -59,7 +59,15 @@ TEST_CASE("svg: breakdown and timeline are well-formed, the timeline has a bar p
   auto t = test::check_xml(timeline);
   CHECK(t.error == "");
   CHECK(timeline.find("Timeline: 2 kernels") != std::string::npos);
-  CHECK(t.counts["rect"] == 1 + 2 + 1);  // background, two bars, one legend swatch (one class)
+  // a and b are gemms back to back: one bar that says it holds both.
+  CHECK(t.counts["rect"] == 1 + 1 + 1);  // background, one bar, one legend swatch (one class)
+  CHECK(timeline.find("2 gemm kernels from a") != std::string::npos);
+  // A gap wider than half a pixel, or another class, starts a bar of its own.
+  r.steps[0].records[1].start = 2.5e-3;
+  r.steps[0].records.push_back(r.steps[0].records[1]);
+  r.steps[0].records[2].op_class = "norm";
+  auto apart = test::check_xml(timeline_svg(r));
+  CHECK(apart.counts["rect"] == 1 + 3 + 2);  // background, three bars, two swatches
 }
 
 TEST_CASE("svg: sweep curves, one line per series, text escaped") {

@@ -17,8 +17,8 @@ void stacked_bar(svg::Canvas& c, double y, const std::string& label,
   for (std::size_t i = 0; i < parts.size(); ++i) {
     double w = total > 0 ? width * parts[i].second / total : 0;
     double share = total > 0 ? 100 * parts[i].second / total : 0;
-    c.rect(x, y, w, height, svg::colour(i), fmt::format("{}: {}s ({:.1f} %)", parts[i].first,
-                                                           svg::short_number(parts[i].second), share));
+    c.rect(x, y, w, height, svg::category_colour(parts[i].first),
+           fmt::format("{}: {} ({:.1f} %)", parts[i].first, svg::duration(parts[i].second), share));
     if (w > 70) c.text(x + 4, y + 17, fmt::format("{} {:.0f}%", parts[i].first, share), "start", 10, 0, "white");
     x += w;
   }
@@ -28,7 +28,10 @@ void stacked_bar(svg::Canvas& c, double y, const std::string& label,
 std::string breakdown_svg(const RunResult& r) {
   bool by_class = r.llm.present && !r.llm.by_class.empty();
   svg::Canvas c(760, by_class ? 110 : 70);
-  c.text(c.width() / 2, 18, fmt::format("Where the time went ({}s)", svg::short_number(r.seconds)), "middle", 13);
+  c.text(c.width() / 2, 18,
+         fmt::format("Where the time went ({}{})", svg::duration(r.seconds),
+                     r.devices > 1 ? fmt::format(", one device's average of {:g}", r.devices) : ""),
+         "middle", 13);
   const TimeBreakdown& b = r.breakdown;
   stacked_bar(c, 34, "by activity", {{"compute", b.compute}, {"memory", b.memory}, {"communication", b.communication},
                                      {"overhead", b.overhead}, {"idle", b.idle}});

@@ -11,7 +11,8 @@
 //  - breakdown_svg: where the time went (compute, memory, communication, overhead, idle), and for
 //    a language model the time per op class.
 //  - timeline_svg: a Gantt chart, one row per simulated device, one bar per record.
-//  - power_svg: power over time (RunResult::power.trace) against the power limit, and the SM clock.
+//  - power_svg: power over time (RunResult::power.trace) against the power limit and idle power, and
+//    the SM clock on its own panel below.
 //  - sweep_svg: a metric against a varied key, one line per series.
 // Big runs: at most kMaxChartRecords records are drawn (evenly sampled for the roofline, the
 // first ones in time for the timeline), and the chart says so.
@@ -29,6 +30,12 @@ std::string roofline_svg(const RunResult& r);
 std::string breakdown_svg(const RunResult& r);
 std::string timeline_svg(const RunResult& r);
 std::string power_svg(const RunResult& r);
+//  - latency_svg: a serving run's TTFT, TPOT, ITL and E2E distributions (cumulative, log time).
+//  - serving_time_svg: output tokens/s, sequences running and waiting, and KV cache use over the run.
+//  - collective_svg: bus and algorithm bandwidth against message size (a run of collectives alone).
+std::string latency_svg(const ServingMetrics& m);
+std::string serving_time_svg(const ServingMetrics& m);
+std::string collective_svg(const SystemMetrics& m);
 
 struct SweepSeries {
   std::string name;                               // "workload.batch=8" ("" when one series)

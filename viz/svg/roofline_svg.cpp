@@ -119,13 +119,11 @@ std::string roofline_svg(const RunResult& r) {
   for (const auto& [level, level_bandwidth] : others) level_roof(c, x, y, level, level_bandwidth, top, top_dtype);
   std::vector<std::string> classes;
   for (const auto* k : records) {
-    auto it = std::find(classes.begin(), classes.end(), k->op_class);
-    std::size_t i = std::size_t(it - classes.begin());
-    if (it == classes.end()) classes.push_back(k->op_class);
-    c.circle(x.map(k->arithmetic_intensity), y.map(k->achieved_flop_rate), 3, svg::colour(i),
-             fmt::format("{} ({}, {}): {:.3g} FLOP/B, {}FLOP/s, {}s, {}-bound", k->name, k->op_class, k->dtype,
+    if (std::find(classes.begin(), classes.end(), k->op_class) == classes.end()) classes.push_back(k->op_class);
+    c.circle(x.map(k->arithmetic_intensity), y.map(k->achieved_flop_rate), 3, svg::category_colour(k->op_class),
+             fmt::format("{} ({}, {}): {:.3g} FLOP/B, {}FLOP/s, {}, {}-bound", k->name, k->op_class, k->dtype,
                          k->arithmetic_intensity, svg::short_number(k->achieved_flop_rate),
-                         svg::short_number(k->seconds), k->bound));
+                         svg::duration(k->seconds), k->bound));
   }
   svg::draw_legend(c, f, classes);
   if (total > records.size())

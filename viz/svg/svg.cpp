@@ -28,6 +28,43 @@ const std::string& colour(std::size_t i) {
   return palette[i % palette.size()];
 }
 
+std::string category_colour(const std::string& name) {
+  static const std::vector<std::pair<std::string, std::string>> fixed = {
+      // where the time went
+      {"compute", "#4e79a7"}, {"memory", "#f28e2b"}, {"communication", "#e15759"}, {"overhead", "#76b7b2"},
+      {"idle", "#bab0ac"},
+      // op classes
+      {"gemm", "#4e79a7"}, {"attention", "#59a14f"}, {"norm", "#edc948"}, {"elementwise", "#f28e2b"},
+      {"embedding", "#9c755f"}, {"launch_gaps", "#76b7b2"}, {"conv", "#4e79a7"}, {"dwconv", "#59a14f"},
+      {"pool", "#edc948"}, {"fc", "#b07aa1"}, {"softmax", "#ff9da7"}, {"driver", "#76b7b2"},
+      // collectives (the links' work: reds)
+      {"all_reduce", "#e15759"}, {"all_gather", "#c43c3f"}, {"reduce_scatter", "#ff9da7"}, {"all_to_all", "#a0262a"},
+      {"broadcast", "#d37295"}, {"send_recv", "#b07aa1"}, {"collective", "#e15759"},
+      // series
+      {"power", "#4e79a7"}, {"SM clock", "#f28e2b"}, {"limit", "#b22222"}, {"busbw", "#4e79a7"}, {"algbw", "#f28e2b"},
+      {"TTFT", "#4e79a7"}, {"TPOT", "#f28e2b"}, {"ITL", "#59a14f"}, {"E2E", "#b07aa1"},
+      {"output tokens/s", "#4e79a7"}, {"prompt tokens/s", "#edc948"}, {"running", "#59a14f"}, {"waiting", "#e15759"},
+      {"KV use", "#9c755f"}};
+  for (const auto& [n, c] : fixed)
+    if (n == name) return c;
+  std::size_t h = 0;
+  for (char ch : name) h = h * 31 + static_cast<unsigned char>(ch);  // deterministic across runs
+  return colour(h);
+}
+
+std::string duration(double s) {
+  double a = std::fabs(s);
+  TimeUnit u = a >= 1 ? TimeUnit{1, "s"} : a >= 1e-3 ? TimeUnit{1e-3, "ms"} : a >= 1e-6 ? TimeUnit{1e-6, "µs"} : TimeUnit{1e-9, "ns"};
+  return fmt::format("{:.3g} {}", s / u.seconds, u.name);
+}
+
+TimeUnit time_unit(double max_seconds) {
+  if (max_seconds >= 2) return {1, "s"};
+  if (max_seconds >= 2e-3) return {1e-3, "ms"};
+  if (max_seconds >= 2e-6) return {1e-6, "µs"};
+  return {1e-9, "ns"};
+}
+
 namespace {
 std::string num(double v) { return fmt::format("{:.2f}", v); }
 std::string title(const std::string& tip) { return tip.empty() ? "" : "<title>" + escape(tip) + "</title>"; }
@@ -101,20 +138,21 @@ std::vector<double> Axis::ticks() const {
 
 std::string short_number(double v) {
   static const std::pair<double, const char*> scale[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"},
-                                                         {1, ""},     {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}};
+                                                         {1, ""}};
   if (v == 0) return "0";
   for (const auto& [f, s] : scale)
     if (std::fabs(v) >= f * 0.9995) return fmt::format("{:.3g}{}", v / f, s);
-  return fmt::format("{:.2g}", v);
+  return fmt::format("{:.3g}", v);
 }
 
 void draw_axes(Canvas& c, const Frame& f, const Axis& x, const Axis& y, const std::string& title,
-               const std::string& x_label, const std::string& y_label) {
+               const std::string& x_label, const std::string& y_label, const TimeUnit* x_unit) {
   double x0 = f.left, x1 = c.width() - f.right, y0 = c.height() - f.bottom, y1 = f.top;
   for (double t : x.ticks()) {
     double px = x.map(t);
     c.line(px, y0, px, y1, "#e6e6e6");
-    c.text(px, y0 + 14, short_number(t), "middle", 10);
+    std::string label = !x_unit ? short_number(t) : x.log() ? duration(t) : fmt::format("{:g}", t / x_unit->seconds);
+    c.text(px, y0 + 14, label, "middle", 10);
   }
   for (double t : y.ticks()) {
     double py = y.map(t);
@@ -124,14 +162,15 @@ void draw_axes(Canvas& c, const Frame& f, const Axis& x, const Axis& y, const st
   c.line(x0, y0, x1, y0, "#444");
   c.line(x0, y0, x0, y1, "#444");
   c.text(c.width() / 2, 18, title, "middle", 13);
-  c.text((x0 + x1) / 2, c.height() - 8, x_label, "middle", 11);
+  if (!x_label.empty())
+    c.text((x0 + x1) / 2, c.height() - 8, x_unit && !x.log() ? x_label + " (" + x_unit->name + ")" : x_label, "middle", 11);
   c.text(14, (y0 + y1) / 2, y_label, "middle", 11, -90);
 }
 
 void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& names) {
   double x = f.left + 10, y = f.top + 12;  // top left: roof labels sit at the right
   for (std::size_t i = 0; i < names.size(); ++i) {
-    c.rect(x, y + 14 * double(i) - 8, 9, 9, colour(i));
+    c.rect(x, y + 14 * double(i) - 8, 9, 9, category_colour(names[i]));
     c.text(x + 13, y + 14 * double(i), names[i], "start", 10);
   }
 }

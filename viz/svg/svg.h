@@ -10,8 +10,13 @@ namespace hwsim::svg {
 // Text safe inside an element or an attribute.
 std::string escape(const std::string& text);
 
-// Categorical colours in a fixed order (colour i of a chart's i-th class), readable on white.
+// Categorical colours in a fixed order (colour i of a chart's i-th series), readable on white.
 const std::string& colour(std::size_t i);
+// The colour of a named category, the same on every chart of every page: the breakdown's parts
+// (compute, memory, communication, overhead, idle), op classes (gemm, attention, norm, ...),
+// collectives and the series of the power and serving charts each have a fixed one; any other name
+// one of the palette's, chosen from the name alone.
+std::string category_colour(const std::string& name);
 
 class Canvas {
  public:
@@ -49,16 +54,27 @@ class Axis {
   bool log_;
 };
 
-// "1.2k", "3.4T", "12m": a tick label.
+// "1.2k", "3.4T", "0.012": a tick label (no milli prefix: a bare "m" reads as metres or minutes).
 std::string short_number(double v);
+// Seconds as a reader writes them: "12.5 ms", "3 µs", "1.2 s".
+std::string duration(double seconds);
+
+// The unit of a time axis spanning [0, max_seconds]: seconds per unit and its name (s, ms, µs, ns).
+struct TimeUnit {
+  double seconds = 1;
+  std::string name = "s";
+};
+TimeUnit time_unit(double max_seconds);
 
 // The frame of a chart: its plot area, axes with ticks and grid, the title and axis labels.
 struct Frame {
   double left = 70, right = 20, top = 30, bottom = 45;
 };
+// `x_unit`: a time axis's unit (its ticks written in it, "(ms)" after the label; on a log axis each
+// tick as a duration); null: numbers.
 void draw_axes(Canvas& c, const Frame& f, const Axis& x, const Axis& y, const std::string& title,
-               const std::string& x_label, const std::string& y_label);
-// A legend of coloured names, top right inside the plot area.
+               const std::string& x_label, const std::string& y_label, const TimeUnit* x_unit = nullptr);
+// A legend of names, top left inside the plot area, each in its category_colour.
 void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& names);
 
 // One standalone SVG document (with the XML prolog) of `charts` (each an <svg> element written by
