@@ -6,12 +6,10 @@
 #include <vector>
 
 #include "sim/result.h"
+#include "workloads/llm/op_names.h"
 #include "workloads/workload.h"
 
 namespace hwsim {
-
-// The operation a record belongs to: its name without the layer prefix "L<i>.".
-std::string operation_of(const std::string& record_name);
 
 // Derives the metrics step by step, as the steps run, so a long run's records may be dropped once
 // added; the arithmetic and its order are compute_llm_metrics()'s (which uses it).

@@ -1,4 +1,5 @@
 #include "workloads/llm/step_lowering.h"
+#include "workloads/llm/op_names.h"
 
 #include <fmt/format.h>
 #include <stdexcept>
@@ -32,7 +33,7 @@ class StepBuilder {
   // order, are the GPipe schedule.
   OpGraph build() {
     for (std::int64_t mb = 0; mb < p_.microbatches; ++mb) {
-      prefix_ = p_.microbatches > 1 ? fmt::format("mb{}.", mb) : "";
+      prefix_ = microbatch_prefix(mb, p_.microbatches);
       forward();
     }
     return std::move(g_);
@@ -52,7 +53,7 @@ class StepBuilder {
       // The hidden states after the stage's last layer go to the next stage, whose first ops
       // (attn_norm and the residual) consume them.
       if (s + 1 < stages_.size())
-        x = collective(fmt::format("L{}.send_recv", st.first + st.count - 1), CollectiveKind::send_recv,
+        x = collective(layer_op_name(st.first + st.count - 1, "send_recv"), CollectiveKind::send_recv,
                        ParallelAxis::pp, T_ * hidden_bytes(), {x});
     }
     OpVertex n = norm("final_norm", s_.tokens(), x);
@@ -144,7 +145,7 @@ class StepBuilder {
   // Per tensor-parallel rank: heads_ query and kv_heads_ KV heads (Megatron's column split of
   // qkv_proj, row split of o_proj); norms and residuals are replicated on the full hidden size.
   OpVertex layer(std::int64_t i, OpVertex x) {
-    auto name = [&](const char* op) { return fmt::format("L{}.{}", i, op); };
+    auto name = [&](const char* op) { return layer_op_name(i, op); };
     OpVertex n1 = norm(name("attn_norm"), s_.tokens(), x);
     OpVertex o = m_.is_mla() ? mla_attention(i, n1) : attention(i, n1);
     // Row-split o_proj leaves each rank a partial sum of the full hidden rows.
@@ -158,7 +159,7 @@ class StepBuilder {
 
   // Multi-head (GQA) attention: qkv_proj → rope → kv_append → attention → o_proj.
   OpVertex attention(std::int64_t i, OpVertex n1) {
-    auto name = [&](const char* op) { return fmt::format("L{}.{}", i, op); };
+    auto name = [&](const char* op) { return layer_op_name(i, op); };
     const double H = double(heads_), G = double(kv_heads_), D = double(m_.head_dim);
     const double kv = bytes_per_element(d_.kv);
     OpVertex qkv = add(name("qkv_proj"), "gemm",
@@ -200,7 +201,7 @@ class StepBuilder {
       // with q_len != kv_len still take a decode step.
       attn.causal = groups[g].q_len > 1, attn.window = m_.window;
       attn.dtype = d_.act, attn.kv_dtype = d_.kv, attn.impl = d_.attention;
-      std::string attn_name = s_.groups.empty() ? fmt::format("L{}.attention", i) : fmt::format("L{}.attention.g{}", i, g);
+      std::string attn_name = s_.groups.empty() ? layer_op_name(i, "attention") : layer_op_name(i, fmt::format("attention.g{}", g));
       attended.push_back(add(attn_name, "attention", attn, inputs));
     }
     return attended;
@@ -213,7 +214,7 @@ class StepBuilder {
   // latent "KV head" (QK dim kv_lora_rank + rope_head_dim), the result taken back per head
   // (v_absorb: W_UV), then o_proj. One device only (parallel_layout refuses tp > 1).
   OpVertex mla_attention(std::int64_t i, OpVertex n1) {
-    auto name = [&](const char* op) { return fmt::format("L{}.{}", i, op); };
+    auto name = [&](const char* op) { return layer_op_name(i, op); };
     const std::int64_t H = heads_, D = m_.head_dim, R = m_.rope_head_dim, L = m_.kv_lora_rank;
     const std::int64_t V = m_.v_head_dim > 0 ? m_.v_head_dim : D, T = s_.tokens();
     OpVertex q = n1;
@@ -279,7 +280,7 @@ class StepBuilder {
 
   // `width`: the FFN's intermediate size on this rank (ffn_, or a MoE model's dense_ffn).
   OpVertex dense_ffn(std::int64_t i, OpVertex in, std::int64_t width) {
-    std::string p = fmt::format("L{}.", i);
+    std::string p = layer_prefix(i);
     std::int64_t up_n = (m_.gated ? 2 : 1) * width;
     OpVertex up = add(p + (m_.gated ? "gate_up" : "up_proj"), "gemm", linear(s_.tokens(), up_n, m_.hidden), {in});
     OpVertex act = activation(p, s_.tokens(), up, width);
@@ -298,7 +299,7 @@ class StepBuilder {
   // sums are all-reduced over the routed rows (tokens·top_k·hidden: the top_k rows of a token are
   // weighted and summed later, by the residual op).
   OpVertex moe_ffn(std::int64_t i, OpVertex in) {
-    std::string p = fmt::format("L{}.", i);
+    std::string p = layer_prefix(i);
     double E = double(m_.experts), k = double(m_.top_k);
     OpVertex router = add(p + "router", "gemm", linear(s_.tokens(), m_.experts, m_.hidden), {in});
     // Softmax over the E logits and selection of k (a reduction, not elementwise: no compiler fuses

@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "workloads/llm/op_names.h"
 #include "workloads/llm/parallel_layout.h"
 #include "workloads/llm/step_lowering.h"
 #include "workloads/llm/train_backward.h"
@@ -210,12 +211,12 @@ class TrainStepBuilder {
   bool reduces() const { return run_.parallel.dp > 1; }
   bool zero3() const { return run_.zero >= 3 && reduces(); }
 
-  std::string mb(std::int64_t j) const { return mbs_ > 1 ? fmt::format("mb{}.", j) : ""; }
+  std::string mb(std::int64_t j) const { return microbatch_prefix(j, mbs_); }
 
   std::string group_name(int gr) const {
     if (gr < 0) return "embed";
     if (gr >= run_.arch.layers) return "head";
-    return fmt::format("L{}", gr);
+    return layer_name(gr);
   }
 
   OpVertex emit(Op op, int stage, const std::vector<OpVertex>& inputs) {
