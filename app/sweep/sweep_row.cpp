@@ -5,7 +5,8 @@ namespace hwsim {
 const std::vector<std::string>& sweep_metric_columns() {
   static const std::vector<std::string> columns = {
       "seconds", "achieved_flop_rate", "percent_of_peak", "memory_bandwidth", "times_floor", "bound", "energy",
-      "average_power", "average_clock", "throttled_share", "flops_per_joule", "tokens_per_second", "ttft", "tpot",
+      "average_power", "over_limit_joules", "average_clock", "throttled_share", "flops_per_joule", "tokens_per_second",
+      "ttft", "tpot",
       "mbu", "mfu", "joules_per_token", "tokens_per_joule"};
   return columns;
 }
@@ -19,19 +20,16 @@ nlohmann::ordered_json run_metrics(const RunResult& r) {
                               {"bound", r.bound},
                               {"energy", r.energy},
                               {"average_power", r.average_power},
+                              {"over_limit_joules", r.power.over_limit_joules},
                               {"average_clock", r.power.average_clock},
                               {"throttled_share", r.power.throttled_share},
                               {"flops_per_joule", r.power.flops_per_joule}};
-  if (r.serving.present) {  // a serve run: its duration, output tokens/s and mean TTFT and TPOT
-    // The result's step figures cover each distinct pass shape once (docs/serving.md), not the
-    // run: left empty rather than shown as the run's rate, energy or power.
-    for (const char* step_only : {"achieved_flop_rate", "percent_of_peak", "memory_bandwidth", "times_floor", "bound",
-                                  "energy", "average_power", "average_clock", "throttled_share", "flops_per_joule"})
-      m[step_only] = nullptr;
-    m["seconds"] = r.serving.duration_s;
+  if (r.serving.present) {  // a serve run (its figures are the run's): output tokens/s, TTFT, TPOT
     m["tokens_per_second"] = r.serving.output_tokens_per_s;
     m["ttft"] = r.serving.ttft_s.mean;
     m["tpot"] = r.serving.tpot_s.mean;
+    m["joules_per_token"] = r.serving.joules_per_output_token;
+    m["tokens_per_joule"] = r.serving.output_tokens_per_joule;
   }
   if (r.llm.present) {
     m["tokens_per_second"] = r.llm.tokens_per_second;
