@@ -52,12 +52,6 @@ void check_system_capacity(const SystemSpec& s, const Workload& w, const DeviceI
                                w.spec, p.ranks(), p.tp, p.pp, p.ep, p.dp, s.name, s.devices()));
   double capacity = device.main_memory().bytes;
   if (w.stage_footprint.empty()) check_capacity(device, w);  // one device's worth on each rank
-  for (const auto& step : w.steps)  // a collective's buffer must fit each rank
-    for (auto [v, end] = boost::vertices(step.graph); v != end; ++v)
-      if (const auto* c = std::get_if<CollectiveOp>(&step.graph[*v].shape); c && c->bytes > capacity)
-        workload_error(fmt::format("workload '{}' does not fit: {} of {} per rank, a {} {} holds {}", w.spec,
-                                   step.graph[*v].name, format_quantity(c->bytes, Dimension::bytes), device.name,
-                                   device.main_memory().name, format_quantity(capacity, Dimension::bytes)));
   for (std::size_t stage = 0; stage < w.stage_footprint.size(); ++stage) {
     const DeviceFootprint& f = w.stage_footprint[stage];
     if (f.total() <= capacity) continue;
@@ -70,6 +64,14 @@ void check_system_capacity(const SystemSpec& s, const Workload& w, const DeviceI
         format_quantity(f.gradients, Dimension::bytes), format_quantity(f.optimizer, Dimension::bytes), device.name,
         device.main_memory().name, format_quantity(capacity, Dimension::bytes), advice.empty() ? "" : ". ", advice));
   }
+  // A collective's buffer must fit each rank (after the stages' footprints, which come with advice
+  // on a layout that fits).
+  for (const auto& step : w.steps)
+    for (auto [v, end] = boost::vertices(step.graph); v != end; ++v)
+      if (const auto* c = std::get_if<CollectiveOp>(&step.graph[*v].shape); c && c->bytes > capacity)
+        workload_error(fmt::format("workload '{}' does not fit: {} of {} per rank, a {} {} holds {}", w.spec,
+                                   step.graph[*v].name, format_quantity(c->bytes, Dimension::bytes), device.name,
+                                   device.main_memory().name, format_quantity(capacity, Dimension::bytes)));
 }
 
 }  // namespace hwsim

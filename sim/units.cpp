@@ -186,4 +186,12 @@ std::string format_quantity(double value, Dimension d, int significant) {
   return fmt::format("{:.{}g} {}", value, significant, unit);
 }
 
+std::string format_binary_bytes(double bytes, int significant) {
+  static const char* prefixes[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  std::size_t i = 0;
+  double v = bytes;
+  while (std::fabs(v) >= 1024 && i + 1 < std::size(prefixes)) v /= 1024, ++i;
+  return fmt::format("{:.{}g} {}", v, significant, prefixes[i]);
+}
+
 }  // namespace hwsim

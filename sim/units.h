@@ -35,5 +35,7 @@ std::optional<double> parse_quantity_as(std::string_view text, Dimension expecte
 
 // Human formatting with an SI prefix: format_quantity(3.35e12, Dimension::bandwidth) == "3.35 TB/s".
 std::string format_quantity(double value, Dimension d, int significant = 3);
+// Bytes with a binary prefix, as memories are sized: 32768 → "32 KiB", 1.5·2^20 → "1.5 MiB".
+std::string format_binary_bytes(double bytes, int significant = 3);
 
 }  // namespace hwsim

@@ -11,7 +11,7 @@ namespace hwsim {
 namespace {
 
 std::string seconds(double s) { return format_quantity(s, Dimension::time, 4); }
-std::string bytes(double b) { return format_quantity(b, Dimension::bytes); }
+std::string bytes(double b) { return format_binary_bytes(b); }  // memories are sized in KiB, MiB
 std::string share(double part, double whole) { return whole > 0 ? fmt::format("{:.0f} %", 100 * part / whole) : "-"; }
 
 void print_placement(std::ostream& out, const InferenceMetrics& m) {

@@ -6,6 +6,7 @@
 #include <fmt/ostream.h>
 #include <ostream>
 
+#include "sim/did_you_mean.h"
 #include "sim/units.h"
 #include "viz/inference_report.h"
 #include "viz/power_report.h"
@@ -64,7 +65,9 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   for (const auto& [name, op] : m.by_operation)
     fmt::print(out, "  {:<22} {:>10} {:>7} {:>6.1f} {:>7} {:>7}  {}\n", name.substr(0, 22), seconds(op.seconds),
                percent(op.seconds, m.seconds), op.times_floor, op.records, op.bound, op.lowering);
-  fmt::print(out, "\n  {:<22} {:>7} {:>10} {:>10} {:>7} {:>7}  {}\n", "farthest from roofline floor", unit + "s", "time",
+  fmt::print(out, "\n  farthest from the roofline floor: each operation by its worst {}, most time above its floor first\n",
+             unit);
+  fmt::print(out, "  {:<22} {:>7} {:>10} {:>10} {:>7} {:>7}  {}\n", "operation", unit + "s", "time",
              "floor", "x floor", "bound", "worst (step, " + unit + ")");
   for (const auto& k : m.farthest_from_floor)
     fmt::print(out, "  {:<22} {:>7} {:>10} {:>10} {:>7.2f} {:>7}  {}\n", k.operation.substr(0, 22), k.records,
@@ -117,11 +120,14 @@ void print_records(std::ostream& out, const RunResult& r) {
 
 }  // namespace
 
-void print_text_report(std::ostream& out, const Config& config, const Workload& workload, const RunResult& r) {
+void print_text_report(std::ostream& out, const Config& config, const Workload& workload, const RunResult& r,
+                       bool hint_json) {
   Row row = [&](std::string_view label, const std::string& value) { fmt::print(out, "  {:<28} {}\n", label, value); };
   fmt::print(out, "hwsim {} · chip {} ({}, {}) · level {}\n", HWSIM_VERSION, config.text("name"), config.chip_path(),
              r.device_kind, r.level);
-  fmt::print(out, "workload {}\n\n", workload.spec);
+  fmt::print(out, "workload {}\n", workload.spec);
+  if (!config.overrides().empty()) fmt::print(out, "set {}\n", join(config.overrides(), " "));
+  fmt::print(out, "\n");
   if (r.inference.present) return print_inference_report(out, r);  // a microcontroller: its own words
   if (r.serving.present) return print_serving_report(out, r);  // requests over time: docs/serving.md
   row("simulated time", seconds(r.seconds));
@@ -141,7 +147,7 @@ void print_text_report(std::ostream& out, const Config& config, const Workload& 
   print_system_section(out, r);
   if (!workload.llm && !r.system.collectives_only()) print_records(out, r);
   print_llm_section(out, workload, r, r.unit);
-  if (workload.llm)
+  if (workload.llm && hint_json)
     fmt::print(out, "\n  every {}, with its start, end, details and bytes per level: --json FILE\n", r.unit);
 }
 

@@ -8,6 +8,8 @@
 
 namespace hwsim {
 
-void print_text_report(std::ostream& out, const Config& config, const Workload& workload, const RunResult& r);
+// `hint_json`: end with where every record is (--json FILE); false when the run writes it already.
+void print_text_report(std::ostream& out, const Config& config, const Workload& workload, const RunResult& r,
+                       bool hint_json = true);
 
 }  // namespace hwsim

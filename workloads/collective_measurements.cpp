@@ -35,7 +35,7 @@ std::optional<PredictionPlan> collective_plan(const Measurement& m) {
   return plan;
 }
 
-HWSIM_REGISTER_MEASUREMENT("collective", collective_plan);
+HWSIM_REGISTER_MEASUREMENT("collective", "an NCCL collective among ranks of a --system (nccl-tests conventions)", collective_plan);
 
 }  // namespace
 }  // namespace hwsim

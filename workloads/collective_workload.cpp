@@ -1,6 +1,7 @@
 // collective:op=all_reduce,bytes=1GiB,ranks=8[,algo=auto,dtype=bf16] — one collective among `ranks`
 // devices, or a sweep over sizes like nccl-tests: bytes=1KiB..1GiB (each size `factor` times the
-// last, default 2) or sizes=1KiB+64KiB+1GiB. One step per size, labelled by its size.
+// last, default 2) or sizes=1KiB+64KiB+1GiB. A plain number is bytes (bytes=1048576), as
+// nccl-tests takes them. One step per size, labelled by its size.
 #include <fmt/format.h>
 
 #include "sim/did_you_mean.h"
@@ -14,9 +15,12 @@ namespace {
 // The largest sweep: nccl-tests' default 8 B … 128 MiB is 25 sizes.
 constexpr std::size_t kMaxSizes = 64;
 
+// A size with a unit (1GiB, 64KiB), or a plain number of bytes as nccl-tests takes them (1048576).
 double parse_size(const WorkloadSpec& spec, const std::string& field, const std::string& text) {
   std::string why;
-  auto bytes = parse_quantity_as(text, Dimension::bytes, &why);
+  auto plain = parse_quantity(text);
+  auto bytes = plain && plain->dimension == Dimension::none ? std::optional<double>(plain->value)
+                                                            : parse_quantity_as(text, Dimension::bytes, &why);
   if (!bytes || *bytes <= 0 || *bytes > 1e15)
     workload_error(fmt::format("workload '{}': {}: '{}' is not a size in bytes ({}; e.g. 1GiB, 64KiB)", spec.text(),
                                field, text, bytes ? "must be > 0 and at most 1 PB" : why));

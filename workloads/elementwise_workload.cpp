@@ -150,12 +150,12 @@ std::optional<PredictionPlan> buffer_plan(const Measurement& m, const char* op, 
                         third_call_seconds};
 }
 
-HWSIM_REGISTER_MEASUREMENT("copy", [](const Measurement& m) { return buffer_plan(m, "copy", DType::int8); });
-HWSIM_REGISTER_MEASUREMENT("read_sum_fp32", [](const Measurement& m) { return buffer_plan(m, "read_sum", DType::fp32); });
-HWSIM_REGISTER_MEASUREMENT("fill_fp32", [](const Measurement& m) { return buffer_plan(m, "fill", DType::int8); });
-HWSIM_REGISTER_MEASUREMENT("add", rows_plan);
-HWSIM_REGISTER_MEASUREMENT("rmsnorm", rows_plan);
-HWSIM_REGISTER_MEASUREMENT("layernorm", rows_plan);
+HWSIM_REGISTER_MEASUREMENT("copy", "a device-to-device copy of a buffer (bytes)", [](const Measurement& m) { return buffer_plan(m, "copy", DType::int8); });
+HWSIM_REGISTER_MEASUREMENT("read_sum_fp32", "a sum over an fp32 buffer (bytes): a read-bandwidth kernel", [](const Measurement& m) { return buffer_plan(m, "read_sum", DType::fp32); });
+HWSIM_REGISTER_MEASUREMENT("fill_fp32", "a fill of an fp32 buffer (bytes): a write-bandwidth kernel", [](const Measurement& m) { return buffer_plan(m, "fill", DType::int8); });
+HWSIM_REGISTER_MEASUREMENT("add", "an elementwise add over [T, D] rows", rows_plan);
+HWSIM_REGISTER_MEASUREMENT("rmsnorm", "RMSNorm over [T, D] rows", rows_plan);
+HWSIM_REGISTER_MEASUREMENT("layernorm", "LayerNorm over [T, D] rows", rows_plan);
 
 }  // namespace
 }  // namespace hwsim

@@ -113,8 +113,8 @@ std::optional<PredictionPlan> power_cap_plan(const Measurement& m) {
   return plan;
 }
 
-HWSIM_REGISTER_MEASUREMENT("energy", energy_plan);
-HWSIM_REGISTER_MEASUREMENT("power_cap_run", power_cap_plan);
+HWSIM_REGISTER_MEASUREMENT("energy", "joules per call of a kernel, from NVML's energy counter (quantity: joules)", energy_plan);
+HWSIM_REGISTER_MEASUREMENT("power_cap_run", "a long power-capped loop's SM clock (quantity: hertz)", power_cap_plan);
 
 }  // namespace
 }  // namespace hwsim

@@ -17,7 +17,7 @@ std::optional<PredictionPlan> gemm_plan(const Measurement& m) {
   return PredictionPlan{fmt::format("gemm:M={},N={},K={},dtype={}", *M, *N, *K, dtype_name(*dtype)), {}};
 }
 
-HWSIM_REGISTER_MEASUREMENT("gemm", gemm_plan);
+HWSIM_REGISTER_MEASUREMENT("gemm", "one cuBLAS-chosen matrix multiply: M, N, K, dtype", gemm_plan);
 
 }  // namespace
 }  // namespace hwsim

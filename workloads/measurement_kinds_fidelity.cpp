@@ -116,10 +116,10 @@ std::optional<PredictionPlan> elementwise_op_plan(const Measurement& m) {
                         third_call_seconds};
 }
 
-HWSIM_REGISTER_MEASUREMENT("attention_backend", attention_backend_plan);
-HWSIM_REGISTER_MEASUREMENT("quant_gemm", quant_gemm_plan);
-HWSIM_REGISTER_MEASUREMENT("gemm_alignment", gemm_alignment_plan);
-HWSIM_REGISTER_MEASUREMENT("elementwise_op", elementwise_op_plan);
+HWSIM_REGISTER_MEASUREMENT("attention_backend", "PyTorch SDPA with a chosen backend (flash, memory-efficient, cuDNN, math)", attention_backend_plan);
+HWSIM_REGISTER_MEASUREMENT("quant_gemm", "a weight-only or fp8 quantised GEMM as a framework runs it", quant_gemm_plan);
+HWSIM_REGISTER_MEASUREMENT("gemm_alignment", "a GEMM with unaligned leading dimensions or base offsets", gemm_alignment_plan);
+HWSIM_REGISTER_MEASUREMENT("elementwise_op", "one elementwise or reduction kernel (softmax, transpose, cast, ...) on [T, D]", elementwise_op_plan);
 
 }  // namespace
 }  // namespace hwsim

@@ -63,8 +63,16 @@ const std::string* WorkloadSpec::raw(const std::string& key) const {
   return &it->second;
 }
 
+void WorkloadSpec::missing(const std::string& key, const std::string& what) const {
+  // A field never read that is a misspelling of the missing one is the mistake to name.
+  for (const auto& [field, value] : fields_)
+    if (!used_.count(field) && !did_you_mean(field, {key}).empty())
+      fail(field, fmt::format("unknown field{}", did_you_mean(field, {key})));
+  fail(key, "missing (" + what + ")");
+}
+
 std::int64_t WorkloadSpec::positive_int(const std::string& key) const {
-  if (!raw(key)) fail(key, "missing (a whole number >= 1)");
+  if (!raw(key)) missing(key, "a whole number >= 1");
   return positive_int(key, 0);
 }
 

@@ -45,6 +45,10 @@ class WorkloadSpec {
 
   // Throws if any field was never read: an unknown field, listing `valid` ones.
   void reject_unused(const std::vector<std::string>& valid) const;
+  // A required field is absent: names a field given instead that misspells it ("contxt: unknown
+  // field (did you mean context?)"), else says `key` is missing and what it takes.
+  [[noreturn]] void missing(const std::string& key, const std::string& what) const;
+
 
   // Fields in key order, as given.
   const std::map<std::string, std::string>& fields() const { return fields_; }

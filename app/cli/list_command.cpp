@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <filesystem>
+#include <sstream>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -7,9 +9,9 @@
 #include "sim/config/config.h"
 #include "ops/device.h"
 #include "sim/config/param.h"
-#include "ops/device.h"
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 #include "sim/registry.h"
 #include "workloads/llm/architecture.h"
 #include "workloads/passes/framework_pass.h"
@@ -29,7 +31,8 @@ const std::vector<std::pair<std::string, std::string>>& lists() {
       {"models", "the simulator's device models (kind = ...), then the language models, labelled"},
       {"params", "every chip and system key with its type, default, range and meaning (params KIND: one kind's)"},
       {"frameworks", "framework kernel habits (kernels=NAME in a workload)"},
-      {"kinds", "measurement record kinds (hwsim validate)"}};
+      {"kinds", "measurement record kinds (hwsim validate)"},
+      {"kernels", "shipped kernel programs for the warp model (--kernel FILE), each with its first line and example"}};
   return all;
 }
 
@@ -51,6 +54,26 @@ void list_llms(const std::string& indent) {
     std::string moe = a.is_moe() ? fmt::format(", {} experts (top {})", a.experts, a.top_k) : "";
     fmt::print("{}model={:<16} {} layers, hidden {}, {} heads ({} kv), ffn {}{}\n", indent, name, a.layers, a.hidden,
                a.heads, a.kv_heads, a.ffn, moe);
+  }
+}
+
+// workloads/kernels/*.hwk: the file, what its first comment line says, and the command it gives.
+void list_kernels() {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(HWSIM_SOURCE_DIR) / "workloads" / "kernels", ec))
+    if (e.path().extension() == ".hwk") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::string first, example;
+    std::istringstream in(read_input_file(f.string(), "kernel program"));
+    for (std::string line; std::getline(in, line) && line.rfind("//", 0) == 0;) {
+      if (first.empty()) first = line.substr(std::min<std::size_t>(3, line.size()));
+      if (auto at = line.find("hwsim "); at != std::string::npos && example.empty()) example = line.substr(at);
+    }
+    fmt::print("workloads/kernels/{:<24} {}\n", f.filename().string(), first);
+    if (!example.empty()) fmt::print("  {:<40} {}\n", "", example);
   }
 }
 
@@ -101,8 +124,10 @@ int list_command(const std::string& what, const std::string& kind) {
     list_llms("  ");
   } else if (what == "frameworks") {
     for (const auto& [name, entry] : FrameworkPasses::entries()) fmt::print("kernels={:<8} {}\n", name, entry.description);
+  } else if (what == "kernels") {
+    list_kernels();
   } else if (what == "kinds") {
-    for (const auto& [kind_name, adapter] : MeasurementKinds::adapters()) fmt::print("{}\n", kind_name);
+    for (const auto& [kind_name, what] : MeasurementKinds::descriptions()) fmt::print("{:<18} {}\n", kind_name, what);
   } else {
     std::vector<std::string> valid = list_names();
     usage_error(fmt::format("list: unknown '{}'{}; valid: {}", what, did_you_mean(what, valid), join(valid)));

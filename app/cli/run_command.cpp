@@ -106,7 +106,7 @@ int report(const RunOptions& options, JsonDetail detail, const Config& config, c
   OutputSet outputs = run_outputs(options, detail, config, &workload, &result, system, &streams);
   outputs.write();
   // "-" puts a document on stdout: the text report stays off it.
-  if (!options.quiet && !outputs.takes_stdout()) print_text_report(std::cout, config, workload, result);
+  if (!options.quiet && !outputs.takes_stdout()) print_text_report(std::cout, config, workload, result, options.json_path.empty());
   return 0;
 }
 

@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include <algorithm>
+#include <filesystem>
 
 #include "app/cli/output_file.h"
 #include "app/sweep/sweep_file.h"
@@ -13,6 +14,7 @@
 #include "app/sweep/sweep_mpi.h"
 #include "app/sweep/sweep_run.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace hwsim {
 
@@ -23,11 +25,22 @@ SweepSpec build_spec(const SweepCommandOptions& o) {
   SweepSpec spec = o.file.empty() ? SweepSpec{} : load_sweep_file(o.file);
   if (!o.chip.empty() || !o.system.empty()) spec.chip = o.chip, spec.system = o.system;
   if (!o.workload.empty()) spec.workload = o.workload;
-  spec.overrides.insert(spec.overrides.end(), o.overrides.begin(), o.overrides.end());
+  // --set workload.FIELD=VALUE fixes a field of the workload for every point; the rest set keys.
+  for (const auto& set : o.overrides) {
+    if (set.rfind("workload.", 0) != 0 || set.find('=') == std::string::npos) {
+      spec.overrides.push_back(set);
+      continue;
+    }
+    SweepSpec fixed = spec;
+    fixed.axes = {SweepAxis{set.substr(0, set.find('=')), {set.substr(set.find('=') + 1)}}};
+    spec.workload = point_workload(fixed, SweepPoint{0, fixed.axes.front().values});
+  }
   for (const auto& v : o.vary) spec.axes.push_back(parse_vary(v));
   spec.zip = spec.zip || o.zip;
   if (!spec.chip.empty() && !spec.system.empty()) usage_error("sweep: give --chip or --system, not both");
-  if (spec.chip.empty() && spec.system.empty()) usage_error("sweep: missing --chip NAME or --system NAME (or chip = in the sweep file)");
+  bool target_axis = std::any_of(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& a) { return a.is_target(); });
+  if (spec.chip.empty() && spec.system.empty() && !target_axis)
+    usage_error("sweep: missing --chip NAME or --system NAME (or chip = in the sweep file, or --vary chip=A,B)");
   if (spec.workload.empty()) usage_error("sweep: missing --workload SPEC (or workload = in the sweep file)");
   return spec;
 }
@@ -47,7 +60,17 @@ int sweep_command(const SweepCommandOptions& o) {
   options.jobs = o.jobs;
   options.rank = world.rank;
   options.ranks = world.ranks;
-  if (!o.svg_path.empty() && o.out == "-") usage_error("sweep --svg FILE needs --out FILE.csv or FILE.jsonl (the rows it draws)");
+  // --svg without --out: the rows go to a temporary CSV the picture is drawn from, then to stdout.
+  std::string rows_path = o.out;
+  if (!o.svg_path.empty() && o.out == "-") {
+    if (o.resume) usage_error("sweep --resume needs --out FILE");
+    rows_path = (std::filesystem::temp_directory_path() / fmt::format("hwsim-sweep-{}.csv", ::getpid())).string();
+    options.out = rows_path;
+  }
+  struct RemoveRows {
+    std::string path;
+    ~RemoveRows() { if (!path.empty()) std::filesystem::remove(path); }
+  } remove_rows{rows_path != o.out ? rows_path : std::string()};
   if (!o.plot_x.empty() && std::none_of(options.spec.axes.begin(), options.spec.axes.end(),
                                         [&](const SweepAxis& a) { return a.key == o.plot_x; }))
     usage_error(fmt::format("sweep --plot-x {}: not a varied key", o.plot_x));
@@ -60,7 +83,8 @@ int sweep_command(const SweepCommandOptions& o) {
   outputs.check();
   SweepSummary s = run_sweep(options);
   if (world.rank == 0 && !o.svg_path.empty())
-    write_output(o.svg_path, sweep_plot(options.spec, o.out, sweep_format(o.out), o.plot_x, o.plot_y));
+    write_output(o.svg_path, sweep_plot(options.spec, rows_path, sweep_format(rows_path), o.plot_x, o.plot_y));
+  if (world.rank == 0 && rows_path != o.out) std::cout << read_input_file(rows_path, "sweep rows") << std::flush;
   if (world.rank == 0 && s.failed > 0)
     std::cerr << fmt::format("hwsim: sweep: {} of {} points failed (status \"error\" in {})\n", s.failed, s.points,
                              o.out == "-" ? "the output" : o.out);

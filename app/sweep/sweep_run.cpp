@@ -41,7 +41,10 @@ struct Shared {
 // In the child: one point's simulation, its metrics as JSON text.
 std::string run_point(const SweepSpec& spec, const SweepPoint& point, const Shared& shared) {
   std::optional<RunConfigs> own_config;
-  if (!shared.config) own_config = load_run_configs(spec.chip, spec.system, point_overrides(spec, point));
+  if (!shared.config) {
+    auto [chip, system] = point_target(spec, point);
+    own_config = load_run_configs(chip, system, point_overrides(spec, point));
+  }
   const RunConfigs& config = shared.config ? *shared.config : *own_config;
   std::optional<Workload> own_workload;
   if (!shared.workload) own_workload = WorkloadCatalog::build(point_workload(spec, point));
@@ -57,24 +60,57 @@ std::string one_line(std::string s) {
 }
 }  // namespace
 
+// Every chip or system a `chip`/`system` axis names loads (with the sweep's --set), up front.
+void check_targets(const SweepSpec& spec) {
+  for (const SweepAxis& a : spec.axes) {
+    if (!a.is_target()) continue;
+    if (a.key == "chip" && !spec.system.empty()) usage_error("--vary chip: the sweep runs on --system (vary system=)");
+    if (a.key == "system" && !spec.chip.empty()) usage_error("--vary system: the sweep runs on --chip (vary chip=)");
+    for (const auto& v : a.values)
+      load_run_configs(a.key == "chip" ? v : "", a.key == "system" ? v : "", spec.overrides);
+  }
+}
+
+// Whether the sweep's workload takes `field` (set to `value`, it is not reported unknown).
+bool takes_field(const SweepSpec& spec, const std::string& field, const std::string& value) {
+  SweepSpec one = spec;
+  one.axes = {SweepAxis{"workload." + field, {value}}};
+  try {
+    WorkloadCatalog::build(point_workload(one, SweepPoint{0, {value}}));
+  } catch (const UserError& e) {
+    return std::string(e.what()).find(": " + field + ": unknown field") == std::string::npos;
+  }
+  return true;
+}
+
+// A key no chip has: the loader's line, or, for a field of the workload, where it goes.
+[[noreturn]] void not_a_key(const SweepSpec& spec, const SweepAxis& a, const std::string& value, const std::string& line) {
+  if (a.key.find('.') == std::string::npos && takes_field(spec, a.key, value))
+    config_error(fmt::format("--vary {}: not a chip key; the workload takes {} (did you mean --vary workload.{}?)",
+                             a.key, a.key, a.key));
+  config_error(line);
+}
+
 void check_sweep_keys(const SweepSpec& spec, const SweepPoint& first) {
-  RunConfigs base = load_run_configs(spec.chip, spec.system, spec.overrides);
+  check_targets(spec);
+  auto [chip, system] = point_target(spec, first);
+  RunConfigs base = load_run_configs(chip, system, spec.overrides);
   for (std::size_t k = 0; k < spec.axes.size(); ++k) {
     const SweepAxis& a = spec.axes[k];
-    if (a.is_workload_field()) continue;
+    if (a.is_workload_field() || a.is_target()) continue;
     bool system_key = base.system && is_system_key(a.key);
     auto keys = ParamCatalog::instance().keys_for(system_key ? "system" : base.chip.kind());
     if (std::find(keys.begin(), keys.end(), a.key) != keys.end()) continue;
     std::vector<std::string> with_key = spec.overrides;
     with_key.push_back(a.key + "=" + first.values[k]);
     try {
-      load_run_configs(spec.chip, spec.system, with_key);  // throws the loader's line: unknown key, did you mean
+      load_run_configs(chip, system, with_key);  // throws the loader's line: unknown key, did you mean
     } catch (const UserError& e) {
       std::string line = e.what();
       if (line.rfind("--set: ", 0) == 0) line = "--vary " + line.substr(7);
-      throw UserError(e.code(), line);
+      not_a_key(spec, a, first.values[k], line);
     }
-    config_error(fmt::format("--vary {}: not a key of a {} chip", a.key, base.chip.kind()));
+    not_a_key(spec, a, first.values[k], fmt::format("--vary {}: not a key of a {} chip", a.key, base.chip.kind()));
   }
   Workload base_workload = WorkloadCatalog::build(spec.workload);  // the base spec must be valid
   for (std::size_t k = 0; k < spec.axes.size(); ++k) {

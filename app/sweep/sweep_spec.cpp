@@ -71,8 +71,18 @@ std::string point_workload(const SweepSpec& spec, const SweepPoint& point) {
 std::vector<std::string> point_overrides(const SweepSpec& spec, const SweepPoint& point) {
   std::vector<std::string> out = spec.overrides;
   for (std::size_t k = 0; k < spec.axes.size(); ++k)
-    if (!spec.axes[k].is_workload_field()) out.push_back(spec.axes[k].key + "=" + point.values[k]);
+    if (!spec.axes[k].is_workload_field() && !spec.axes[k].is_target())
+      out.push_back(spec.axes[k].key + "=" + point.values[k]);
   return out;
+}
+
+std::pair<std::string, std::string> point_target(const SweepSpec& spec, const SweepPoint& point) {
+  std::pair<std::string, std::string> target{spec.chip, spec.system};
+  for (std::size_t k = 0; k < spec.axes.size(); ++k) {
+    if (spec.axes[k].key == "chip") target = {point.values[k], ""};
+    if (spec.axes[k].key == "system") target = {"", point.values[k]};
+  }
+  return target;
 }
 
 }  // namespace hwsim

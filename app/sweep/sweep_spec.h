@@ -8,12 +8,14 @@
 
 namespace hwsim {
 
-// A key a sweep varies: a config key ("memory.hbm.bandwidth", on a system also a system key) or
-// a workload field ("workload.batch").
+// A key a sweep varies: a config key ("memory.hbm.bandwidth", on a system also a system key), a
+// workload field ("workload.batch"), or what runs it: `chip` or `system` (shipped names or files),
+// to compare chips in one sweep.
 struct SweepAxis {
   std::string key;
   std::vector<std::string> values;
   bool is_workload_field() const { return key.rfind("workload.", 0) == 0; }
+  bool is_target() const { return key == "chip" || key == "system"; }
   std::string field() const { return key.substr(9); }  // "batch" of "workload.batch"
 };
 
@@ -45,5 +47,7 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec);
 std::string point_workload(const SweepSpec& spec, const SweepPoint& point);
 // The --set overrides of a point: the base ones, then KEY=VALUE for every config axis.
 std::vector<std::string> point_overrides(const SweepSpec& spec, const SweepPoint& point);
+// The chip and system a point runs on: the spec's, or its `chip`/`system` axis's value.
+std::pair<std::string, std::string> point_target(const SweepSpec& spec, const SweepPoint& point);
 
 }  // namespace hwsim

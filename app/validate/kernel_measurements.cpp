@@ -157,13 +157,13 @@ std::optional<PredictionPlan> classroom(const Measurement& m) {
   return make_plan(k);
 }
 
-HWSIM_REGISTER_MEASUREMENT("classroom", classroom);
-HWSIM_REGISTER_MEASUREMENT("bank_conflict", bank_conflict);
-HWSIM_REGISTER_MEASUREMENT("divergence", divergence);
-HWSIM_REGISTER_MEASUREMENT("branch_data", branch_data);
-HWSIM_REGISTER_MEASUREMENT("coalescing", coalescing);
-HWSIM_REGISTER_MEASUREMENT("latency", latency);
-HWSIM_REGISTER_MEASUREMENT("occupancy_bw", occupancy_bw);
+HWSIM_REGISTER_MEASUREMENT("classroom", "a classroom CUDA kernel's time on one GPU, rerun as its .hwk program on the warp model", classroom);
+HWSIM_REGISTER_MEASUREMENT("bank_conflict", "shared-memory bank-conflict microbenchmark (stride, iterations) on the warp model", bank_conflict);
+HWSIM_REGISTER_MEASUREMENT("divergence", "warp-divergence microbenchmark (paths per warp) on the warp model", divergence);
+HWSIM_REGISTER_MEASUREMENT("branch_data", "data-dependent branch microbenchmark on the warp model", branch_data);
+HWSIM_REGISTER_MEASUREMENT("coalescing", "global-memory coalescing microbenchmark (stride) on the warp model", coalescing);
+HWSIM_REGISTER_MEASUREMENT("latency", "pointer-chase memory latency microbenchmark (footprint) on the warp model", latency);
+HWSIM_REGISTER_MEASUREMENT("occupancy_bw", "streaming bandwidth against resident warps per SM on the warp model", occupancy_bw);
 
 }  // namespace
 }  // namespace hwsim::warp

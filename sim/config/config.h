@@ -40,6 +40,8 @@ class Config {
   const toml::table& resolved() const { return *resolved_; }
   std::string resolved_json() const;   // the same, as a JSON object
   const std::string& chip_path() const { return chip_path_; }
+  // The --set KEY=VALUE assignments that changed this config, in order (a report says what-if).
+  const std::vector<std::string>& overrides() const { return overrides_; }
   // The chip's device kind (`kind` in the file, "gpu" when absent): which components and keys it has.
   const std::string& kind() const { return kind_; }
 
@@ -49,6 +51,7 @@ class Config {
   friend Config load_file(Config, const std::vector<std::string>&, const std::string&, const std::vector<std::string>&);
   std::string chip_path_;
   std::string kind_;
+  std::vector<std::string> overrides_;
   std::map<std::string, ParamValue> values_;
   std::unique_ptr<toml::table> resolved_;
 };

@@ -42,6 +42,17 @@ void merge_into(toml::table& base, toml::table& child) {
   }
 }
 
+// `extends` names a file beside the one extending it; a bare name that is not there ("h100",
+// "h100.toml") is the shipped chip or system of that name, as --chip and --system find them.
+fs::path shipped_parent(const std::string& name, const fs::path& beside) {
+  if (name.find('/') != std::string::npos) return beside;
+  std::string file = name.size() > 5 && name.ends_with(".toml") ? name : name + ".toml";
+  for (const char* subdir : {"configs", "configs/systems"})
+    for (const fs::path& dir : {fs::path(subdir), fs::path(HWSIM_SOURCE_DIR) / subdir})
+      if (fs::is_regular_file(dir / file)) return dir / file;
+  return beside;
+}
+
 // Loads `path` with its extends chain; `stack` holds the files being loaded to detect cycles.
 toml::table load_with_extends(const std::string& path, std::vector<std::string>& stack) {
   std::error_code ec;
@@ -61,9 +72,11 @@ toml::table load_with_extends(const std::string& path, std::vector<std::string>&
     auto parent_name = parent->value<std::string>();
     if (!parent_name) config_error(fmt::format("{}: extends: must be a file name string", where(*parent, path)));
     fs::path parent_path = fs::path(path).parent_path() / *parent_name;
+    if (!fs::exists(parent_path)) parent_path = shipped_parent(*parent_name, parent_path);
     if (!fs::exists(parent_path)) {
-      config_error(fmt::format("{}: extends: no such file '{}' (looked for {})", where(*parent, path),
-                               shorten(*parent_name), shorten(parent_path.string())));
+      config_error(fmt::format("{}: extends: no such file '{}' (looked for {}, and for a shipped chip or system "
+                               "of that name in configs/)", where(*parent, path), shorten(*parent_name),
+                               shorten(parent_path.string())));
     }
     result = load_with_extends(parent_path.string(), stack);
     own.erase("extends");
@@ -356,8 +369,13 @@ Config load_file(Config config, const std::vector<std::string>& overrides, const
     if (eq == std::string::npos || eq == 0)
       config_error(fmt::format("--set {}: expected KEY=VALUE (e.g. --set memory.hbm.bandwidth=4.8TB/s)", shorten(assignment)));
     std::string key = assignment.substr(0, eq);
+    if (key.rfind("workload.", 0) == 0)  // a workload field is not a chip key: it goes in the spec
+      config_error(fmt::format("--set {}: {} is a field of the workload, not a chip key: write it in the spec "
+                               "(-w NAME:{}={}; a sweep takes --set workload.FIELD=VALUE and --vary workload.FIELD=...)",
+                               shorten(assignment), shorten(key), shorten(key.substr(9)), shorten(assignment.substr(eq + 1))));
     const ParamDecl& d = declared_or_fail(key, config.kind_, "--set");
     config.values_[key] = typed_value(d, nullptr, assignment.substr(eq + 1), "--set");
+    config.overrides_.push_back(assignment);
   }
   // Defaults and required keys.
   for (const auto& d : ParamCatalog::instance().all()) {

@@ -15,7 +15,13 @@ std::map<std::string, MeasurementAdapter>& MeasurementKinds::adapters() {
   return map;
 }
 
-bool MeasurementKinds::add(const std::string& kind, MeasurementAdapter adapter) {
+std::map<std::string, std::string>& MeasurementKinds::descriptions() {
+  static std::map<std::string, std::string> map;
+  return map;
+}
+
+bool MeasurementKinds::add(const std::string& kind, std::string description, MeasurementAdapter adapter) {
+  descriptions()[kind] = std::move(description);
   adapters()[kind] = std::move(adapter);
   return true;
 }

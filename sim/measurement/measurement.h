@@ -64,15 +64,17 @@ using MeasurementAdapter = std::function<std::optional<PredictionPlan>(const Mea
 class MeasurementKinds {
  public:
   static std::map<std::string, MeasurementAdapter>& adapters();
-  static bool add(const std::string& kind, MeasurementAdapter adapter);
+  // kind → what a record of it measures (hwsim list kinds).
+  static std::map<std::string, std::string>& descriptions();
+  static bool add(const std::string& kind, std::string description, MeasurementAdapter adapter);
 };
 
 // Reads every line of a .jsonl file; a malformed line is a UserError naming file and line.
 std::vector<Measurement> read_measurements(const std::string& path);
 
-#define HWSIM_REGISTER_MEASUREMENT(kind, adapter)                                      \
+#define HWSIM_REGISTER_MEASUREMENT(kind, description, adapter)                         \
   static const bool HWSIM_REGISTER_CONCAT(measurement_registered_, __LINE__) =        \
-      ::hwsim::MeasurementKinds::add(kind, adapter)
+      ::hwsim::MeasurementKinds::add(kind, description, adapter)
 
 }  // namespace hwsim
 

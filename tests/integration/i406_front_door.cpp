@@ -13,7 +13,7 @@ using namespace hwsim::test;
 TEST_CASE("cli: list alone prints the list of lists") {
   CliRun r = run_hwsim("list");
   CHECK(r.exit_code == 0);
-  for (const char* what : {"chips", "systems", "workloads", "llms", "models", "params", "frameworks", "kinds"})
+  for (const char* what : {"chips", "systems", "workloads", "llms", "models", "params", "frameworks", "kinds", "kernels"})
     CHECK_MESSAGE(contains(r.out, std::string("  ") + what + " "), what);
 }
 

@@ -50,13 +50,13 @@ LlmRun parse_llm_run(const WorkloadSpec& spec, const std::string& phase, std::ve
   run.arch = spec_architecture(spec);
   run.batch = spec.positive_int("batch", 1);
   if (phase == "decode") run.context = spec.non_negative_int("context", -1);
-  if (phase == "decode" && run.context < 0) fail("context: missing (tokens already cached per sequence)");
+  if (phase == "decode" && run.context < 0) spec.missing("context", "tokens already cached per sequence");
   if (phase == "prefill" || phase == "generate") run.prompt = spec.positive_int("prompt");
   // One decode step per output token, each simulated: bounded so a generate ends (a serving
   // study of more tokens is `serve:`, which reuses steps of one shape).
   constexpr std::int64_t kMaxOutputTokens = 32768;
   if (phase == "generate") run.output = spec.positive_int("output", 0, kMaxOutputTokens);
-  if (phase == "generate" && run.output < 1) fail("output: missing (a whole number >= 1)");
+  if (phase == "generate" && run.output < 1) spec.missing("output", "a whole number >= 1");
 
   run.dtypes.weights = spec.dtype("weights", DType::bf16);
   run.dtypes.act = spec.dtype("act", DType::bf16);

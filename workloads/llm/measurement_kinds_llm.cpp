@@ -58,9 +58,9 @@ std::optional<PredictionPlan> attention_plan(const Measurement& m) {
                               *batch, *heads, *kv_heads, *head_dim, *q_len, *kv_len, causal, *dtype));
 }
 
-HWSIM_REGISTER_MEASUREMENT("decode_step", decode_step_plan);
-HWSIM_REGISTER_MEASUREMENT("prefill_step", prefill_step_plan);
-HWSIM_REGISTER_MEASUREMENT("attention", attention_plan);
+HWSIM_REGISTER_MEASUREMENT("decode_step", "one decode step of a language model (model, batch, context)", decode_step_plan);
+HWSIM_REGISTER_MEASUREMENT("prefill_step", "one prefill step of a language model (model, batch, prompt)", prefill_step_plan);
+HWSIM_REGISTER_MEASUREMENT("attention", "one attention over a KV cache (decode or prefill shapes)", attention_plan);
 
 }  // namespace
 }  // namespace hwsim

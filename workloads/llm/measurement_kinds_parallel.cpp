@@ -19,7 +19,7 @@ std::optional<PredictionPlan> tp_decode_plan(const Measurement& m) {
   return plan;
 }
 
-HWSIM_REGISTER_MEASUREMENT("tp_decode_step", tp_decode_plan);
+HWSIM_REGISTER_MEASUREMENT("tp_decode_step", "a tensor-parallel decode step on a --system", tp_decode_plan);
 
 }  // namespace
 }  // namespace hwsim

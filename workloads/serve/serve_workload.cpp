@@ -19,8 +19,11 @@ HWSIM_REGISTER_WORKLOAD("serve",
                         "rate=inf|R (Poisson, requests/s), prompt=128, output=128 (N, uniform:A..B or "
                         "normal:MEAN/STD/MIN..MAX), seed=0, or trace=FILE (CSV/JSONL); batching=continuous|static, "
                         "max_batch=256, max_tokens_per_step=2048, chunked_prefill=true, block=16, "
-                        "gpu_memory_utilization=0.9, context_bucket=16, reuse=true, slo_ttft=, slo_tpot=; dtypes "
-                        "weights=, act=, kv=, kernels=",
+                        "gpu_memory_utilization=0.9, kv_blocks=, context_bucket=16, reuse=true|false|ops, slo_ttft=, "
+                        "slo_tpot=; preemption=recompute|swap, swap_space=; speculation draft=MODEL, k=, accept=, "
+                        "baseline=true; layout (--system) tp=, dp=, disaggregate=PpDd, prefill_tp=, decode_tp=, "
+                        "router=least_loaded|round_robin; dtypes weights=, act=, kv=, kernels=; and any architecture "
+                        "field",
                         build_serve);
 
 }  // namespace
