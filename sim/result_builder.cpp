@@ -1,6 +1,7 @@
 #include "sim/result_builder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "sim/arith.h"
@@ -74,7 +75,8 @@ PowerMetrics power_of(const RunTotals& t, const RunResult& r, std::vector<PowerS
   p.max_clock = r.max_clock;
   p.by_part = t.energy_parts;
   p.throttled_seconds = t.throttled;
-  p.average_clock = ratio(t.clock_sum, t.clock_time);
+  // Clocks are whole hertz: the time-weighted mean to the hertz (1.98 GHz, not 1979999999.9999979).
+  p.average_clock = std::round(ratio(t.clock_sum, t.clock_time));
   p.min_clock = t.min_clock;
   p.throttled_share = ratio(t.throttled, r.seconds);
   p.over_limit_joules = t.over_limit;

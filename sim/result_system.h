@@ -37,7 +37,7 @@ struct CollectivePoint {
   double bytes = 0, ranks = 0, seconds = 0;
   double algbw = 0, busbw = 0;  // bytes/s
   double link_bytes = 0;
-  std::string op, algorithm;
+  std::string op, algorithm, dtype;  // dtype as the record names it ("fp32")
 };
 
 struct SystemMetrics {

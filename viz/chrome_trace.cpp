@@ -1,6 +1,7 @@
 #include "viz/chrome_trace.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -32,8 +33,25 @@ struct Event {
 // A collective's record: no memory levels, its bytes crossed links (models/cluster/collective_engine.h).
 bool on_links(const WorkRecord& k) { return k.schema && k.schema->levels.empty(); }
 
+nlohmann::json track_name(int pid, int track, const std::string& name);
+
+// The collectives' lanes of one device: a collective goes on the first lane free when it starts,
+// so collectives that overlap (an asynchronous one beside a pipeline send) never overlap on a track.
+int links_track(CollectiveLanes& lanes, std::string& out, int pid, double start, double end) {
+  auto& ends = lanes[pid];
+  std::size_t lane = 0;
+  while (lane < ends.size() && ends[lane] > start) ++lane;
+  if (lane == ends.size()) {
+    ends.push_back(end);
+    if (lane > 0) out += "," + track_name(pid, kLinksTrack + 100 + int(lane), fmt::format("collectives (links) {}", lane + 1)).dump();
+  } else {
+    ends[lane] = end;
+  }
+  return lane == 0 ? kLinksTrack : kLinksTrack + 100 + int(lane);
+}
+
 // A step's events, each preceded by a comma (they follow the devices' names in the array).
-void append_step_events(std::string& out, const StepResult& step, double step_start) {
+void append_step_events(std::string& out, const StepResult& step, double step_start, CollectiveLanes& lanes) {
   thread_local Event e;
   e.reset(step.label, "step", 1, kStepsTrack, step_start, step.seconds);
   e.args->add_integer("records", std::int64_t(step.record_count));
@@ -41,7 +59,8 @@ void append_step_events(std::string& out, const StepResult& step, double step_st
   e.object.write(out);
   for (const auto& k : step.records) {
     double start = step_start + k.start;
-    int pid = k.device + 1, track = on_links(k) ? kLinksTrack : kKernelsTrack;
+    int pid = k.device + 1;
+    int track = on_links(k) ? links_track(lanes, out, pid, start, step_start + k.end) : kKernelsTrack;
     if (k.launch > 0) {
       e.reset("launch", "launch", pid, track, start, k.launch);
       out += ',';
@@ -89,7 +108,7 @@ ChromeTraceStream::~ChromeTraceStream() { std::fclose(spill_); }
 
 void ChromeTraceStream::add_step(const StepResult& step) {
   buffer_.clear();
-  append_step_events(buffer_, step, step_start_);
+  append_step_events(buffer_, step, step_start_, lanes_);
   step_start_ += step.seconds;
   if (std::fwrite(buffer_.data(), 1, buffer_.size(), spill_) != buffer_.size())
     io_error("cannot write the trace's events to a temporary file (disk full?)");
@@ -111,11 +130,12 @@ void write_kernel_timeline_trace(std::ostream& out, const RunResult& r, const Ch
     stream->copy_to(out);
   } else {
     std::string events;
+    CollectiveLanes lanes;
     double step_start = 0;  // steps run back to back
     for (const auto& step : r.steps) {
       if (step.records.size() != step.record_count)
         throw std::logic_error("trace: the run kept no records of step '" + step.label + "' and streamed none");
-      append_step_events(events, step, step_start);
+      append_step_events(events, step, step_start, lanes);
       step_start += step.seconds;
     }
     out << events;

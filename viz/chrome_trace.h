@@ -7,6 +7,8 @@
 // of the trace document writes; a run that streams its steps (ChromeTraceStream) keeps them in a
 // temporary file, not in memory.
 #include <cstdio>
+#include <map>
+#include <vector>
 #include <ostream>
 #include <string>
 
@@ -16,6 +18,9 @@ namespace hwsim {
 
 // Takes each step as the run hands it out (a StepSink) and keeps its events' text in a temporary
 // file until the trace is written.
+// Per device (trace pid): when each of its collectives' lanes is free again.
+using CollectiveLanes = std::map<int, std::vector<double>>;
+
 class ChromeTraceStream : public StepSink {
  public:
   ChromeTraceStream();
@@ -26,6 +31,7 @@ class ChromeTraceStream : public StepSink {
  private:
   std::FILE* spill_;
   double step_start_ = 0;  // steps run back to back
+  CollectiveLanes lanes_;
   std::string buffer_;
 };
 

@@ -31,7 +31,8 @@ std::string kernel_table(const RunResult& r) {
            number_cell(k.min_bytes, short_number(k.min_bytes)) +
            number_cell(k.arithmetic_intensity, fmt::format("{:.3g}", k.arithmetic_intensity)) +
            number_cell(k.achieved_flop_rate, short_number(k.achieved_flop_rate)) +
-           number_cell(ratio, fmt::format("{:.2f}", ratio)) + "<td class=\"t\">" + escape(k.bound) + "</td><td class=\"t\">" +
+           number_cell(ratio, ratio > 0 ? fmt::format("{:.2f}", ratio) : "-") + "<td class=\"t\">" + escape(k.bound) +
+           "</td><td class=\"t\">" +
            escape(k.config) + "</td></tr>\n";
       ++n;
     }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cmath>
+
 #include "sim/units.h"
 
 namespace hwsim {
@@ -12,12 +14,39 @@ std::string seconds(double s) { return format_quantity(s, Dimension::time, 4); }
 std::string bytes(double b) { return format_quantity(b, Dimension::bytes); }
 std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : "-"; }
 
+// nccl-tests' names for a dtype, a collective's reduction and root.
+std::string nccl_type(const std::string& dtype) {
+  if (dtype == "fp32") return "float";
+  if (dtype == "fp16") return "half";
+  if (dtype == "bf16") return "bfloat16";
+  if (dtype == "fp8") return "f8e4m3";
+  if (dtype == "int8") return "int8";
+  return dtype;
+}
+bool reduces(const std::string& op) { return op == "all_reduce" || op == "reduce_scatter" || op == "reduce"; }
+
+// The table nccl-tests prints (all_reduce_perf -b 8 -e 128M -f 2): size, count, type, redop, root,
+// then time, algbw, busbw and #wrong out of place and in place (the model does not tell them
+// apart: the same figures; no data is checked: N/A), and the average bus bandwidth.
 void print_sweep(std::ostream& out, const RunResult& r) {
-  fmt::print(out, "\n  {:>12} {:>12} {:>12} {:>11} {:>11}  {}\n", "size (B)", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
-             "link bytes", "algorithm");
-  for (const CollectivePoint& p : r.system.collectives)
-    fmt::print(out, "  {:>12.0f} {:>12.2f} {:>12.2f} {:>11.2f} {:>11}  {}\n", p.bytes, p.seconds * 1e6, p.algbw / 1e9,
-               p.busbw / 1e9, bytes(p.link_bytes), p.algorithm);
+  const auto& points = r.system.collectives;
+  fmt::print(out, "\n  #{:>62}{:>33}\n", "out-of-place", "in-place");
+  fmt::print(out, "  #{:>11} {:>13} {:>9} {:>7} {:>7} {:>8} {:>7} {:>7} {:>6} {:>8} {:>7} {:>7} {:>6}\n", "size", "count",
+             "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
+  fmt::print(out, "  #{:>11} {:>13} {:>9} {:>7} {:>7} {:>8} {:>7} {:>7} {:>6} {:>8} {:>7} {:>7} {:>6}\n", "(B)", "(elements)",
+             "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+  double sum = 0;
+  for (const CollectivePoint& p : points) {
+    double element = p.dtype == "fp32" ? 4 : p.dtype == "fp8" || p.dtype == "int8" ? 1 : 2;
+    std::string half = fmt::format("{:>8.2f} {:>7.2f} {:>7.2f} {:>6}", p.seconds * 1e6, p.algbw / 1e9, p.busbw / 1e9, "N/A");
+    fmt::print(out, "  {:>12.0f} {:>13.0f} {:>9} {:>7} {:>7} {} {}\n", p.bytes, std::floor(p.bytes / element),
+               nccl_type(p.dtype), reduces(p.op) ? "sum" : "none", p.op == "broadcast" ? "0" : "-1", half, half);
+    sum += p.busbw / 1e9;
+  }
+  fmt::print(out, "  # Out of bounds values : 0 OK\n  # Avg bus bandwidth    : {:.4f}\n", sum / double(points.size()));
+  fmt::print(out, "\n  {:>12}  {:>11}  {}\n", "size (B)", "link bytes", "algorithm (hwsim's choice)");
+  for (const CollectivePoint& p : points)
+    fmt::print(out, "  {:>12.0f}  {:>11}  {}\n", p.bytes, bytes(p.link_bytes), p.algorithm);
 }
 
 void print_stages(std::ostream& out, const RunResult& r) {

@@ -63,8 +63,9 @@ void print_llm_section(std::ostream& out, const Workload& workload, const RunRes
   fmt::print(out, "\n  {:<22} {:>10} {:>7} {:>6} {:>7} {:>7}  {}\n", "time by operation", "time", "share", "x floor",
              unit + "s", "bound", "lowering (first " + unit + ")");
   for (const auto& [name, op] : m.by_operation)
-    fmt::print(out, "  {:<22} {:>10} {:>7} {:>6.1f} {:>7} {:>7}  {}\n", name.substr(0, 22), seconds(op.seconds),
-               percent(op.seconds, m.seconds), op.times_floor, op.records, op.bound, op.lowering);
+    fmt::print(out, "  {:<22} {:>10} {:>7} {:>6} {:>7} {:>7}  {}\n", name.substr(0, 22), seconds(op.seconds),
+               percent(op.seconds, m.seconds), op.roofline_floor > 0 ? fmt::format("{:.1f}", op.times_floor) : "-",
+               op.records, op.bound, op.lowering);
   fmt::print(out, "\n  farthest from the roofline floor: each operation by its worst {}, most time above its floor first\n",
              unit);
   fmt::print(out, "  {:<22} {:>7} {:>10} {:>10} {:>7} {:>7}  {}\n", "operation", unit + "s", "time",

@@ -65,6 +65,7 @@ int sweep_command(const SweepCommandOptions& options);
 // what: params | chips | systems | workloads | models
 // `kind` (params only): list just the keys a chip of that device kind takes; empty: every key,
 // with the kinds it belongs to.
-int list_command(const std::string& what, const std::string& kind = "");
+// `chip`: with params, the values that chip's file (and its extends chain) gives every key.
+int list_command(const std::string& what, const std::string& kind = "", const std::string& chip = "");
 
 }  // namespace hwsim

@@ -96,8 +96,26 @@ void list_params(const std::string& kind) {
 }
 }  // namespace
 
-int list_command(const std::string& what, const std::string& kind) {
+// Every key of the chip with its value and where it comes from (file:line, or the default).
+void list_chip_params(const std::string& chip) {
+  Config c = load_chip(chip, {});
+  for (const auto& d : ParamCatalog::instance().all()) {
+    if (!applies_to(d, c.kind())) continue;
+    const ParamValue& v = c.value(d.key);
+    std::string value = !v.text.empty() ? v.text
+                        : d.type == ParamType::boolean ? (v.flag ? "true" : "false")
+                                                       : fmt::format("{:g}", v.number);
+    fmt::print("{:<40} {:<22} {}\n", d.key, value, v.origin == "default" ? "(default)" : v.origin);
+  }
+}
+
+int list_command(const std::string& what, const std::string& kind, const std::string& chip) {
   if (!kind.empty() && what != "params") usage_error(fmt::format("list {}: takes no kind (only list params KIND)", what));
+  if (!chip.empty() && what != "params") usage_error(fmt::format("list {}: takes no --chip (only list params --chip C)", what));
+  if (!chip.empty()) {
+    list_chip_params(chip);
+    return 0;
+  }
   if (what.empty()) {
     list_lists();
   } else if (what == "params") {

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/sweep/sweep_mpi.h"
 #include "sim/error.h"
 #include "sim/input_file.h"
 #include "sim/memory_budget.h"
@@ -101,11 +102,12 @@ int main(int argc, char** argv) {
   hwsim::SweepCommandOptions sweep;
   CLI::App* sweep_cmd = add_sweep_command(app, sweep);
 
-  std::string list_what, list_kind;
+  std::string list_what, list_kind, list_chip;
   CLI::App* list_cmd =
       app.add_subcommand("list", "list [chips | systems | workloads | llms | models | params [KIND] | frameworks | kinds]");
-  list_cmd->add_option("what", list_what, "chips, systems, workloads, llms, models, params, frameworks or kinds (none: the lists)");
+  list_cmd->add_option("what", list_what, "chips, systems, workloads, llms, models, params, frameworks, kinds or kernels (none: the lists)");
   list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, mcu, system)");
+  list_cmd->add_option("--chip", list_chip, "with params: what this chip sets, each key's value and where it comes from");
   app.require_subcommand(0, 1);
   for (CLI::App* command : {run_cmd, validate_cmd, sweep_cmd})
     command->add_option("--max-memory", max_memory, "host memory a run may take, e.g. 16GiB (default 8 GiB)");
@@ -129,13 +131,19 @@ int main(int argc, char** argv) {
       if (validate.chip.empty() && validate.system.empty()) usage_error("validate: give --chip FILE or --system FILE");
       return validate_command(validate);
     }
-    if (*list_cmd) return list_command(list_what, list_kind);
+    if (*list_cmd) return list_command(list_what, list_kind, list_chip);
     if (*sweep_cmd) return sweep_command(sweep);
     if (!run.system.empty() && !run.chip.empty())
       usage_error("--chip and --system: give one (a system names its chip; --set KEY=VALUE changes chip keys too)");
     if (!run.system.empty() && !kernel.kernel.empty()) usage_error("--kernel runs on one chip: give --chip, not --system");
     if (run.chip.empty() && run.system.empty())
       usage_error("missing --chip FILE or --system FILE (e.g. --chip configs/h100.toml, --system h200x2)");
+    // One simulation: under mpirun it runs once, on rank 0, and says so (a sweep spreads over ranks).
+    if (MpiWorld w = launcher_world(); w.ranks > 1) {
+      if (w.rank > 0) return 0;
+      std::cerr << "hwsim: note: a run is one simulation; under mpirun it runs on rank 0 only (hwsim sweep deals "
+                   "its points over the ranks)\n";
+    }
     if (!kernel.kernel.empty()) return kernel_command(run, kernel);
     if (run.workload.empty()) usage_error("missing --workload SPEC (e.g. --workload gemm:M=4096,N=4096,K=4096,dtype=bf16)");
     run.trace_path = kernel.trace_path;

@@ -19,6 +19,11 @@ bool launched_by_mpi() {
   return false;
 }
 
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v ? std::atoi(v) : fallback;
+}
+
 const MpiPluginApi* plugin = nullptr;  // set while MPI is started
 int my_rank = 0;
 
@@ -100,6 +105,14 @@ std::map<std::size_t, std::string> gather_sweep_rows(const std::map<std::size_t,
     failed_elsewhere = std::size_t(total_failed) - failed_here;
   }
   return rows;
+}
+
+MpiWorld launcher_world() {
+  if (!launched_by_mpi()) return {};
+  MpiWorld w;
+  w.rank = env_int("OMPI_COMM_WORLD_RANK", env_int("PMI_RANK", env_int("PMIX_RANK", 0)));
+  w.ranks = env_int("OMPI_COMM_WORLD_SIZE", env_int("PMI_SIZE", 1));
+  return w;
 }
 
 }  // namespace hwsim

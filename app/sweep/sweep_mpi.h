@@ -19,6 +19,9 @@ MpiWorld start_mpi_if_launched();
 void stop_mpi();  // MPI_Finalize when start_mpi_if_launched() started it
 // Is this build able to run under MPI?
 bool built_with_mpi();
+// The rank and size a launcher's environment gives this process, without starting MPI: {0, 1}
+// when no launcher started it. A plain run under mpirun runs on rank 0 only.
+MpiWorld launcher_world();
 
 // Every rank's rows to rank 0 (the others get an empty map); failed counts summed likewise.
 std::map<std::size_t, std::string> gather_sweep_rows(const std::map<std::size_t, std::string>& mine,

@@ -4,7 +4,7 @@ namespace hwsim {
 
 const std::vector<std::string>& sweep_metric_columns() {
   static const std::vector<std::string> columns = {
-      "seconds", "achieved_flop_rate", "percent_of_peak", "memory_bandwidth", "times_floor", "bound", "energy",
+      "seconds", "achieved_flop_rate", "peak_share", "memory_bandwidth", "times_floor", "bound", "energy",
       "average_power", "over_limit_joules", "average_clock", "throttled_share", "flops_per_joule", "tokens_per_second",
       "ttft", "tpot",
       "mbu", "mfu", "joules_per_token", "tokens_per_joule"};
@@ -14,7 +14,7 @@ const std::vector<std::string>& sweep_metric_columns() {
 nlohmann::ordered_json run_metrics(const RunResult& r) {
   nlohmann::ordered_json m = {{"seconds", r.seconds},
                               {"achieved_flop_rate", r.achieved_flop_rate},
-                              {"percent_of_peak", r.percent_of_peak},
+                              {"peak_share", r.percent_of_peak / 100},
                               {"memory_bandwidth", r.memory_bandwidth_achieved},
                               {"times_floor", r.times_floor},
                               {"bound", r.bound},
@@ -33,8 +33,9 @@ nlohmann::ordered_json run_metrics(const RunResult& r) {
   }
   if (r.llm.present) {
     m["tokens_per_second"] = r.llm.tokens_per_second;
-    m["ttft"] = r.llm.ttft;
-    m["tpot"] = r.llm.tpot;
+    // A figure a run does not have is empty, not 0: a decode alone has no TTFT, a prefill no TPOT.
+    m["ttft"] = r.llm.ttft > 0 ? nlohmann::ordered_json(r.llm.ttft) : nlohmann::ordered_json();
+    m["tpot"] = r.llm.tpot > 0 ? nlohmann::ordered_json(r.llm.tpot) : nlohmann::ordered_json();
     m["mbu"] = r.llm.mbu;
     m["mfu"] = r.llm.mfu;
     m["joules_per_token"] = r.llm.joules_per_token;

@@ -12,10 +12,11 @@
 namespace hwsim {
 
 // The metric columns every sweep writes, in order (CSV header after the varied keys and status).
-// seconds: the whole run; achieved_flop_rate FLOP/s; percent_of_peak; memory_bandwidth: main
+// Every share is a fraction in [0, 1] (peak_share, throttled_share, mbu, mfu), every time in seconds.
+// seconds: the whole run; achieved_flop_rate FLOP/s; peak_share; memory_bandwidth: main
 // memory bytes/s achieved; times_floor: seconds / roofline floor; bound; energy J; average_power W;
 // the language-model ones (empty for other workloads): tokens_per_second, ttft, tpot (seconds),
-// mbu, mfu (fractions). A serve run (docs/serving.md): seconds is its duration, tokens_per_second its
+// mbu, mfu (fractions; a figure the run does not have is empty: ttft of a decode). A serve run (docs/serving.md): seconds is its duration, tokens_per_second its
 // output tokens/s, ttft and tpot the means over its requests.
 const std::vector<std::string>& sweep_metric_columns();
 

@@ -20,7 +20,7 @@ class SystemPart : public MetricsPart {
     if (step.records.size() == 1 && step.records.front().schema == collective_schema()) {
       const WorkRecord& k = step.records.front();
       points_.push_back({k.detail("bytes"), k.detail("ranks"), k.seconds, k.detail("algbw"), k.detail("busbw"),
-                         k.detail("link_bytes"), k.op_class, k.config});
+                         k.detail("link_bytes"), k.op_class, k.config, k.dtype});
     } else {
       mixed_ = true;
     }

@@ -4,8 +4,10 @@
 // goes, the listings explain themselves, and the report says what --set changed.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "tests/fixtures/json_run.h"
 #include "tests/fixtures/test_support.h"
@@ -90,4 +92,36 @@ TEST_CASE("newcomer: a microcontroller's memories are sized in KiB") {
   CliRun r = run_hwsim("--chip cortex_m55_u55 -w kws_dscnn");
   CHECK(contains(r.out, "KiB"));
   CHECK_FALSE(contains(r.out, "32.8 kB"));
+}
+
+TEST_CASE("newcomer: list params --chip shows what a chip sets and where from") {
+  CliRun r = run_hwsim("list params --chip h100");
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "gpu.sm_count"));
+  CHECK(contains(r.out, "configs/h100.toml:"));
+  CHECK(contains(r.out, "(default)"));
+}
+
+TEST_CASE("newcomer: W8A8 (fp8 weights and activations) runs as written, attention in bf16") {
+  for (const char* w : {"decode_llama8b:weights=fp8,act=fp8", "prefill_llama8b:weights=fp8,act=fp8"}) {
+    CliRun r = run_hwsim(std::string("--chip h100 -w ") + w + " --quiet");
+    CHECK_MESSAGE(r.exit_code == 0, w << ": " << r.err);
+  }
+}
+
+TEST_CASE("newcomer: a pipeline's trace never overlaps two slices on one track") {
+  auto trace = scratch_dir() / "pp.json";
+  CliRun r = run_hwsim("--system dgx_h100 -w decode:model=llama3_70b,batch=8,context=2048,pp=4,tp=2,microbatches=4 "
+                       "--quiet --trace " + trace.string());
+  REQUIRE(r.exit_code == 0);
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> tracks;
+  for (const auto& e : nlohmann::json::parse(read_text(trace))["traceEvents"])
+    if (e["ph"] == "X") tracks[{e["pid"], e["tid"]}].push_back({e["ts"], e["ts"].get<double>() + e["dur"].get<double>()});
+  int partial = 0;
+  for (auto& [track, slices] : tracks) {
+    std::sort(slices.begin(), slices.end());
+    for (std::size_t i = 1; i < slices.size(); ++i)  // overlapping, but not nested inside the one before
+      partial += slices[i].first < slices[i - 1].second - 1e-6 && slices[i].second > slices[i - 1].second + 1e-6;
+  }
+  CHECK(partial == 0);
 }

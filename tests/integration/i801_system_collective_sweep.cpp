@@ -23,6 +23,12 @@ TEST_CASE("cli system: a 1KiB..1MiB sweep prints 11 rows and writes 11 sweep ent
   CliRun r = run_hwsim(std::string("--system h200x2") + kPinned + " -w collective:op=all_reduce,bytes=1KiB..1MiB,ranks=2 --json '" +
                        json.string() + "'");
   REQUIRE(r.exit_code == 0);
+  // nccl-tests' table: size, count, type, redop, root, then out-of-place and in-place halves, and
+  // the average bus bandwidth a user diffs against.
+  CHECK(contains(r.out, "out-of-place"));
+  CHECK(contains(r.out, "in-place"));
+  CHECK(contains(r.out, "        1024           256     float     sum      -1"));
+  CHECK(contains(r.out, "# Avg bus bandwidth    : "));
   auto lines = lines_of(r.out);
   std::size_t header = 0;
   while (header < lines.size() && !contains(lines[header], "size (B)")) ++header;

@@ -11,6 +11,17 @@ namespace hwsim {
 
 namespace {
 
+// The queries' dtype of attention. 8-bit activations (W8A8: fp8 or int8) are a GEMM input format:
+// frameworks quantise each linear layer's input and run attention in bf16 over a bf16 cache (vLLM's
+// fp8 checkpoints), or wholly in fp8 over an fp8 cache (FlashAttention-3's fp8 path).
+DType attention_query_dtype(DType act, DType kv) {
+  if (bytes_per_element(act) >= 2) return act;
+  return bytes_per_element(kv) < 2 ? kv : DType::bf16;
+}
+}  // namespace
+
+namespace {
+
 // Vector FLOPs per element, documented once: rmsnorm x², Σ, ·rsqrt, ·γ = 4; layernorm Σ, −mean,
 // x², Σ, ·rsqrt, ·γ, +β = 7; RoPE x·cos + rotate(x)·sin = 3; SiLU·mul (x·sigmoid(x) as neg, exp,
 // +1, ÷, then ·up) = 5; GELU (tanh approximation) = 8; add = 1.
@@ -200,7 +211,7 @@ class StepBuilder {
       // token sees its whole cache (the same pairs), so flash kernels that refuse a causal mask
       // with q_len != kv_len still take a decode step.
       attn.causal = groups[g].q_len > 1, attn.window = m_.window;
-      attn.dtype = d_.act, attn.kv_dtype = d_.kv, attn.impl = d_.attention;
+      attn.dtype = attention_query_dtype(d_.act, d_.kv), attn.kv_dtype = d_.kv, attn.impl = d_.attention;
       std::string attn_name = s_.groups.empty() ? layer_op_name(i, "attention") : layer_op_name(i, fmt::format("attention.g{}", g));
       attended.push_back(add(attn_name, "attention", attn, inputs));
     }
