@@ -8,6 +8,7 @@ Each figure is a line of a doc with {} where numbers stand, the hwsim run that g
 each number is read from its --json document. A figure changes with the model, never by hand:
 ctest's docs/figures runs the check, so the docs cannot drift from the build.
 """
+import concurrent.futures
 import json
 import os
 import re
@@ -26,7 +27,8 @@ def detail(doc, key):
     return doc["result"]["details"][key]
 
 
-# (file, the line with {} for each number, hwsim arguments, [(reader, format)])
+# (file, the line with {} for each number, hwsim arguments (or a list of runs: the readers then get
+# a list of documents), [(reader, format)])
 FIGURES = [
     ("README.md",
      "build/hwsim --chip h100 -w prefill_llama8b                          # {} ms, {} J: the governor holds {} GHz at 700 W",
@@ -57,15 +59,77 @@ FIGURES = [
      [(lambda d: at(d, "result.seconds") * 1e3, "{:.2f}"), (lambda d: at(d, "result.energy") * 1e6, "{:.1f}")]),
 ]
 
+
+def serving(d):
+    return d["result"]["serving"]
+
+
+def ms(s):
+    return s * 1e3
+
+
+# The curriculum's serving lessons (README "Serving", docs/serving.md): the runs behind each.
+SERVE = "--chip h100 -w serve:model=llama3_8b,"
+CONCURRENCY = [SERVE + f"requests=256,rate=inf,prompt=128,output=128,max_batch={b}" for b in (1, 4, 16, 64, 256)]
+BATCHING = [SERVE + f"requests=200,rate=inf,output=uniform:16..512,seed=1,max_batch=64,batching={b}"
+            for b in ("static", "continuous")]
+SPECULATION = [SERVE + f"requests=4,rate=inf,prompt=128,output=128,draft=llama3_2_1b,k=4,accept={a}" for a in (0.8, 0.2)]
+KV = [SERVE + f"requests=64,rate=inf,prompt=2048,output=512,gpu_memory_utilization={u}" for u in (0.3, 0.5, 0.9)]
+DISAGGREGATION = ["--system h100x2 -w serve:model=llama3_8b,requests=100,rate=8,prompt=2048,output=256,seed=1," + x
+                  for x in ("disaggregate=none,dp=2", "disaggregate=1P1D,dp=1")]
+
+
+def tok(d):
+    return serving(d)["output_tokens_per_s"]
+
+
+def spec(d):
+    return serving(d)["speculative"]
+
+
+FIGURES += [
+    ("README.md",
+     "# throughput vs concurrency at flat latency: {} → {} output tokens/s from max_batch 1 to 256, TPOT {} → {} ms",
+     CONCURRENCY,
+     [(lambda ds: tok(ds[0]), "{:,.0f}"), (lambda ds: tok(ds[4]), "{:,.0f}"),
+      (lambda ds: ms(serving(ds[0])["tpot_s"]["mean"]), "{:.1f}"), (lambda ds: ms(serving(ds[4])["tpot_s"]["mean"]), "{:.1f}")]),
+    ("README.md",
+     "# continuous vs static batching: {} vs {} output tokens/s ({}x), mean TTFT {} vs {} s",
+     BATCHING,
+     [(lambda ds: tok(ds[1]), "{:,.0f}"), (lambda ds: tok(ds[0]), "{:,.0f}"), (lambda ds: tok(ds[1]) / tok(ds[0]), "{:.2f}"),
+      (lambda ds: serving(ds[1])["ttft_s"]["mean"], "{:.1f}"), (lambda ds: serving(ds[0])["ttft_s"]["mean"], "{:.1f}")]),
+    ("README.md",
+     "# speculative decoding: a good draft (accept=0.8) {}x the tokens/s of no speculation, a bad one (accept=0.2) {}x: slower",
+     SPECULATION,
+     [(lambda ds: spec(ds[0])["baseline"]["speedup"], "{:.2f}"), (lambda ds: spec(ds[1])["baseline"]["speedup"], "{:.2f}")]),
+    ("README.md",
+     "# KV capacity: a pool of {} tokens at 0.3 runs ~{} of 64 requests at once ({} tokens/s), 0.5 fits all ({})",
+     KV,
+     [(lambda ds: serving(ds[0])["kv_capacity_tokens"], "{:,}"), (lambda ds: serving(ds[0])["mean_batch"], "{:.0f}"),
+      (lambda ds: tok(ds[0]), "{:,.0f}"), (lambda ds: tok(ds[1]), "{:,.0f}")]),
+    ("README.md",
+     "# disaggregation on two H100s: two replicas vs 1P1D, {} vs {} tokens/s, TPOT {} vs {} ms",
+     DISAGGREGATION,
+     [(lambda ds: tok(ds[0]), "{:,.0f}"), (lambda ds: tok(ds[1]), "{:,.0f}"),
+      (lambda ds: ms(serving(ds[0])["tpot_s"]["mean"]), "{:.1f}"), (lambda ds: ms(serving(ds[1])["tpot_s"]["mean"]), "{:.1f}")]),
+]
+
 NUMBER = r"[-0-9.,]+"
 
 
 def run(hwsim, args):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.json")
-        subprocess.run([hwsim] + args.split() + ["--quiet", "--json", out], check=True)
+        subprocess.run([hwsim] + args.split() + ["--quiet", "--json", out, "--detail", "summary"], check=True)
         with open(out) as f:
             return json.load(f)
+
+
+def run_all(hwsim):
+    """Every run the figures need, once each, two at a time."""
+    runs = sorted({a for _, _, args, _ in FIGURES for a in (args if isinstance(args, list) else [args])})
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(runs, pool.map(lambda a: run(hwsim, a), runs)))
 
 
 def main():
@@ -76,8 +140,9 @@ def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     os.chdir(root)
     stale = 0
+    docs = run_all(os.path.abspath(hwsim) if os.path.exists(hwsim) else hwsim)
     for path, pattern, args, readers in FIGURES:
-        doc = run(os.path.abspath(hwsim) if os.path.exists(hwsim) else hwsim, args)
+        doc = [docs[a] for a in args] if isinstance(args, list) else docs[args]
         expected = pattern.format(*(fmt.format(read(doc)) for read, fmt in readers))
         regex = re.compile("^" + NUMBER.join(re.escape(part) for part in pattern.split("{}")) + "$")
         with open(path) as f:

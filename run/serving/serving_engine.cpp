@@ -114,14 +114,14 @@ RunTotals ServingEngine::sum_records(const std::vector<WorkRecord>& records) con
 // A variant of the pair that applies to the device as it is now, its time taken (waited) and the
 // device left as that step left it; its totals, or null (no time passed) when none applies.
 std::shared_ptr<const RunTotals> ServingEngine::take_reused(const ShapeKey& previous, const ShapeKey& key) {
-  const std::vector<StepCache::Variant>& variants = shared_.cache.find(previous, key);
-  for (std::size_t i = 0; i < variants.size(); ++i) {
-    const StepCache::Variant& v = variants[i];
+  // A copy: taking a variant waits its time, and meanwhile another instance sharing the table may
+  // store variants of this pair (the list may move).
+  const std::vector<StepCache::Variant> variants = shared_.cache.find(previous, key);
+  for (const StepCache::Variant& v : variants) {
     if (v.effect && !(replay_ && replay_->replay_step(*v.effect, v.seconds))) continue;
     if (!v.effect) sc_core::wait(to_sc_time(v.seconds));
-    std::shared_ptr<const RunTotals> totals = v.totals;
-    shared_.cache.used(previous, key, i);
-    return totals;
+    shared_.cache.used(previous, key, v);
+    return v.totals;
   }
   return nullptr;
 }

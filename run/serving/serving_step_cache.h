@@ -43,10 +43,12 @@ class StepCache {
     auto it = variants_.find({previous, key});
     return it == variants_.end() ? none : it->second;
   }
-  // Variant `index` of find(previous, key) was taken: it becomes the most recent.
-  void used(const ShapeKey& previous, const ShapeKey& key, std::size_t index) {
+  // Variant `v` of find(previous, key) was taken: it becomes the most recent (if still held: it
+  // may have been replaced meanwhile).
+  void used(const ShapeKey& previous, const ShapeKey& key, const Variant& v) {
     auto& list = variants_.at({previous, key});
-    std::rotate(list.begin(), list.begin() + std::ptrdiff_t(index), list.begin() + std::ptrdiff_t(index) + 1);
+    auto it = std::find_if(list.begin(), list.end(), [&](const Variant& w) { return w.totals == v.totals; });
+    if (it != list.end()) std::rotate(list.begin(), it, it + 1);
   }
   void store(const ShapeKey& previous, const ShapeKey& key, Variant v) {
     auto& list = variants_[{previous, key}];
