@@ -114,6 +114,76 @@ FIGURES += [
       (lambda ds: ms(serving(ds[0])["tpot_s"]["mean"]), "{:.1f}"), (lambda ds: ms(serving(ds[1])["tpot_s"]["mean"]), "{:.1f}")]),
 ]
 
+# docs/serving.md's table of the curriculum's lessons: the same runs.
+LESSON = "| {} | `{}` | {} |"
+FIGURES += [
+    ("docs/serving.md",
+     LESSON.format("throughput vs concurrency at flat latency",
+                   "hwsim sweep --chip h100 -w serve:model=llama3_8b,requests=256,rate=inf,prompt=128,output=128 "
+                   "--vary workload.max_batch=1..256*4",
+                   "max_batch 1, 4, 16, 64, 256: {}, {}, {}, {} and {} output tokens/s while TPOT goes {}, {}, {}, {}, "
+                   "{} ms: {}× the throughput for {}× the time per token (decode is memory-bound until the batch is "
+                   "large)"),
+     CONCURRENCY,
+     [(lambda ds, i=i: tok(ds[i]), "{:,.0f}") for i in range(5)] +
+     [(lambda ds, i=i: ms(serving(ds[i])["tpot_s"]["mean"]), "{:.1f}") for i in range(5)] +
+     [(lambda ds: tok(ds[4]) / tok(ds[0]), "{:.0f}"),
+      (lambda ds: serving(ds[4])["tpot_s"]["mean"] / serving(ds[0])["tpot_s"]["mean"], "{:.1f}")]),
+    ("docs/serving.md",
+     LESSON.format("continuous vs static batching",
+                   "hwsim sweep --chip h100 -w serve:model=llama3_8b,requests=200,rate=inf,output=uniform:16..512,"
+                   "seed=1,max_batch=64 --vary workload.batching=static,continuous",
+                   "static {} vs continuous {} output tokens/s ({}×), mean TTFT {} vs {} s: a static batch holds its "
+                   "slots until its longest request ends"),
+     BATCHING,
+     [(lambda ds: tok(ds[0]), "{:,.0f}"), (lambda ds: tok(ds[1]), "{:,.0f}"), (lambda ds: tok(ds[1]) / tok(ds[0]), "{:.2f}"),
+      (lambda ds: serving(ds[0])["ttft_s"]["mean"], "{:.1f}"), (lambda ds: serving(ds[1])["ttft_s"]["mean"], "{:.1f}")]),
+    ("docs/serving.md",
+     LESSON.format("speculative decoding, good draft",
+                   "hwsim --chip h100 -w serve:model=llama3_8b,requests=4,rate=inf,prompt=128,output=128,"
+                   "draft=llama3_2_1b,k=4,accept=0.8",
+                   "accept=0.8: {} tokens per sequence per verification (theory (1−a^(k+1))/(1−a) = {}), {}× the "
+                   "output tokens/s of the same requests without speculation ({} vs {}), TPOT {} vs {} ms"),
+     SPECULATION,
+     [(lambda ds: spec(ds[0])["tokens_per_step"], "{:.2f}"), (lambda ds: spec(ds[0])["expected_tokens_per_step"], "{:.2f}"),
+      (lambda ds: spec(ds[0])["baseline"]["speedup"], "{:.2f}"), (lambda ds: tok(ds[0]), "{:,.0f}"),
+      (lambda ds: spec(ds[0])["baseline"]["output_tokens_per_s"], "{:,.0f}"),
+      (lambda ds: ms(serving(ds[0])["tpot_s"]["mean"]), "{:.1f}"),
+      (lambda ds: ms(spec(ds[0])["baseline"]["tpot_s"]["mean"]), "{:.1f}")]),
+    ("docs/serving.md",
+     LESSON.format("speculative decoding, bad draft",
+                   "hwsim --chip h100 -w serve:model=llama3_8b,requests=4,rate=inf,prompt=128,output=128,"
+                   "draft=llama3_2_1b,k=4,accept=0.2",
+                   "accept=0.2: {} tokens per verification, {}× the tokens/s ({} vs {}): the draft takes {} % of the "
+                   "engine time for little"),
+     SPECULATION,
+     [(lambda ds: spec(ds[1])["tokens_per_step"], "{:.2f}"), (lambda ds: spec(ds[1])["baseline"]["speedup"], "{:.2f}"),
+      (lambda ds: tok(ds[1]), "{:,.0f}"), (lambda ds: spec(ds[1])["baseline"]["output_tokens_per_s"], "{:,.0f}"),
+      (lambda ds: 100 * spec(ds[1])["draft_share"], "{:.0f}")]),
+    ("docs/serving.md",
+     LESSON.format("KV capacity",
+                   "hwsim sweep --chip h100 -w serve:model=llama3_8b,requests=64,rate=inf,prompt=2048,output=512 "
+                   "--vary workload.gpu_memory_utilization=0.3,0.5,0.9",
+                   "KV pool {} / {} / {} tokens; 64 requests need 163,840: at 0.3 about {} run at once ({} output "
+                   "tokens/s, mean TTFT {} s), at 0.5 all fit ({} tokens/s, TTFT {} s), 0.9 adds nothing"),
+     KV,
+     [(lambda ds, i=i: serving(ds[i])["kv_capacity_tokens"], "{:,}") for i in range(3)] +
+     [(lambda ds: serving(ds[0])["mean_batch"], "{:.0f}"), (lambda ds: tok(ds[0]), "{:,.0f}"),
+      (lambda ds: serving(ds[0])["ttft_s"]["mean"], "{:.1f}"), (lambda ds: tok(ds[1]), "{:,.0f}"),
+      (lambda ds: serving(ds[1])["ttft_s"]["mean"], "{:.1f}")]),
+    ("docs/serving.md",
+     LESSON.format("disaggregation",
+                   "hwsim sweep --system h100x2 -w serve:model=llama3_8b,requests=100,rate=8,prompt=2048,output=256,"
+                   "seed=1 --vary workload.disaggregate=none,1P1D --vary workload.dp=2,1 --zip",
+                   "two replicas vs one prefill and one decode device at 8 requests/s: {} vs {} output tokens/s, mean "
+                   "TTFT {} vs {} ms, TPOT {} vs {} ms: decodes no longer wait behind prompts, at the price of moving "
+                   "each request's KV cache over NVLink"),
+     DISAGGREGATION,
+     [(lambda ds: tok(ds[0]), "{:,.0f}"), (lambda ds: tok(ds[1]), "{:,.0f}"),
+      (lambda ds: ms(serving(ds[0])["ttft_s"]["mean"]), "{:.0f}"), (lambda ds: ms(serving(ds[1])["ttft_s"]["mean"]), "{:.0f}"),
+      (lambda ds: ms(serving(ds[0])["tpot_s"]["mean"]), "{:.1f}"), (lambda ds: ms(serving(ds[1])["tpot_s"]["mean"]), "{:.1f}")]),
+]
+
 NUMBER = r"[-0-9.,]+"
 
 
