@@ -16,7 +16,10 @@ struct StepExecutor::State {
   const OpGraph* graph = nullptr;
   double start = 0;
   std::vector<char> done;
-  std::deque<sc_core::sc_event> finished;                     // per vertex
+  std::vector<int> segment_of;  // per vertex: 1 + the stage whose segment holds it, while it runs; 0 else
+  // Per vertex waited on: made when a process first waits (most ops' inputs are done by then, and
+  // a step of hundreds of ops need not build an event each).
+  std::map<OpVertex, sc_core::sc_event> finished;
   std::vector<std::vector<WorkRecord>> records;               // per stage
   std::vector<std::vector<std::pair<double, double>>> busy;   // per stage: intervals its device worked
   std::vector<std::pair<std::size_t, std::size_t>> detached;  // async collectives: (stage, index)
@@ -26,38 +29,49 @@ struct StepExecutor::State {
   // for it, as collectives on one communicator run one after another (NCCL's stream order).
   std::map<std::pair<int, int>, OpVertex> last_detached;
   sc_core::sc_event all_done;
+
+  // `v` has finished: whoever waits on it goes on.
+  void finish(OpVertex v) {
+    done[v] = 1;
+    if (auto it = finished.find(v); it != finished.end()) it->second.notify();
+  }
 };
 
 StepExecutor::StepExecutor(std::vector<Device*> stage_devices, StepLinks links)
     : devices_(std::move(stage_devices)), links_(std::move(links)) {}
 
-void StepExecutor::wait_for_inputs(State& st, OpVertex v, const std::vector<OpVertex>& beside) {
+void StepExecutor::wait_for_inputs(State& st, OpVertex v, int segment_of) {
   for (auto [e, end] = boost::in_edges(v, *st.graph); e != end; ++e) {
     OpVertex u = boost::source(*e, *st.graph);
-    if (std::find(beside.begin(), beside.end(), u) != beside.end()) continue;
+    if (segment_of > 0 && st.segment_of[u] == segment_of) continue;  // runs in the same segment, before v
     while (!st.done[u]) sc_core::wait(st.finished[u]);
   }
 }
 
 void StepExecutor::run_segment(State& st, int stage, const std::vector<OpVertex>& segment) {
-  for (OpVertex v : segment) wait_for_inputs(st, v, segment);  // inputs inside the segment run in it
-  StepProgram part = *st.program;
-  part.order = segment;
+  for (OpVertex v : segment) st.segment_of[v] = stage + 1;
+  for (OpVertex v : segment) wait_for_inputs(st, v, stage + 1);  // inputs inside the segment run in it
+  // The whole program as one segment (one device, no collective) runs as it is, uncopied.
+  std::optional<StepProgram> part;
+  if (segment != st.program->order) part.emplace(StepProgram{st.program->graph, segment, st.program->tensors});
   double begin = sim_now();
-  for (WorkRecord& r : devices_[std::size_t(stage)]->run_step(part)) {
+  std::vector<WorkRecord> records = devices_[std::size_t(stage)]->run_step(part ? *part : *st.program);
+  for (WorkRecord& r : records) {
     r.start += begin - st.start;
     r.end += begin - st.start;
     r.device = stage;
-    st.records[std::size_t(stage)].push_back(std::move(r));
   }
+  auto& list = st.records[std::size_t(stage)];
+  if (list.empty()) list = std::move(records);  // the stage's first segment: no copy
+  else list.insert(list.end(), std::make_move_iterator(records.begin()), std::make_move_iterator(records.end()));
   st.busy[std::size_t(stage)].emplace_back(begin, sim_now());
-  for (OpVertex v : segment) st.done[v] = 1, st.finished[v].notify();
+  for (OpVertex v : segment) st.segment_of[v] = 0, st.finish(v);
 }
 
 void StepExecutor::run_collective_op(State& st, OpVertex v, bool detached) {
   const Op& op = (*st.graph)[v];
   if (!links_.fabric) throw std::logic_error("collective '" + op.name + "' in a run without links");
-  wait_for_inputs(st, v, {});
+  wait_for_inputs(st, v, 0);
   const RankGroups& groups = st.groups.emplace_back(links_.groups(op));
   double begin = sim_now();
   WorkRecord r = run_collective(op.name, std::get<CollectiveOp>(op.shape), groups, *links_.system, *links_.fabric,
@@ -67,8 +81,7 @@ void StepExecutor::run_collective_op(State& st, OpVertex v, bool detached) {
   if (detached) st.detached.emplace_back(std::size_t(op.stage), list.size());
   else st.busy[std::size_t(op.stage)].emplace_back(begin, sim_now());
   list.push_back(std::move(r));
-  st.done[v] = 1;
-  st.finished[v].notify();
+  st.finish(v);
 }
 
 namespace {
@@ -153,8 +166,8 @@ StepResult StepExecutor::run(const StepProgram& program) {
   st.start = sim_now();
   std::size_t vertices = boost::num_vertices(*st.graph), stages = devices_.size();
   st.done.assign(vertices, 1);  // an op outside the program's order is not run: its outputs are given
+  st.segment_of.assign(vertices, 0);
   for (OpVertex v : program.order) st.done[v] = 0;
-  st.finished.resize(vertices);
   st.records.resize(stages);
   st.busy.resize(stages);
   if (stages == 1) {
@@ -174,10 +187,15 @@ StepResult StepExecutor::run(const StepProgram& program) {
   while (st.running > 0) sc_core::wait(st.all_done);
   settle_detached(st);
   StepResult result;
-  for (auto& list : st.records)
-    for (auto& r : list) result.records.push_back(std::move(r));
-  std::stable_sort(result.records.begin(), result.records.end(),
-                   [](const WorkRecord& a, const WorkRecord& b) { return a.start < b.start; });
+  if (st.records.size() == 1) {
+    result.records = std::move(st.records.front());
+  } else {
+    for (auto& list : st.records)
+      for (auto& r : list) result.records.push_back(std::move(r));
+  }
+  auto earlier = [](const WorkRecord& a, const WorkRecord& b) { return a.start < b.start; };
+  if (!std::is_sorted(result.records.begin(), result.records.end(), earlier))  // one device's are in order
+    std::stable_sort(result.records.begin(), result.records.end(), earlier);
   result.seconds = sim_now() - st.start;
   return result;
 }

@@ -46,8 +46,9 @@ class StepExecutor {
   void run_collective_op(State& st, OpVertex v, bool detached);
   void spawn_detached(State& st, int stage, OpVertex v);
   void settle_detached(State& st);
-  // Waits until every graph predecessor of v not in `beside` has finished.
-  void wait_for_inputs(State& st, OpVertex v, const std::vector<OpVertex>& beside);
+  // Waits until every graph predecessor of v has finished, but those of segment `segment_of`
+  // (1 + its stage; 0: none), which run with v.
+  void wait_for_inputs(State& st, OpVertex v, int segment_of);
 
   std::vector<Device*> devices_;
   StepLinks links_;
