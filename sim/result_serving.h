@@ -11,6 +11,7 @@ namespace hwsim {
 // between order statistics, as numpy.percentile), seconds.
 struct LatencyStats {
   double mean = 0, p50 = 0, p90 = 0, p99 = 0;
+  double std = 0;  // population standard deviation (numpy.std)
   std::int64_t count = 0;
   // The distribution: the percentiles 0, 100/(n−1), ..., 100 (n = kLatencyQuantiles; empty without
   // values), what a CDF draws.
@@ -102,8 +103,9 @@ struct ServingMetrics {
   std::int64_t prompt_tokens = 0, output_tokens = 0;
   double requests_per_s = 0, output_tokens_per_s = 0, total_tokens_per_s = 0;
   LatencyStats ttft_s, tpot_s, itl_s, e2e_s;
-  double slo_ttft_s = 0, slo_tpot_s = 0;  // 0: no bound
+  double slo_ttft_s = 0, slo_tpot_s = 0, slo_e2el_s = 0;  // 0: no bound
   double slo_attainment = 0;            // fraction of requests within every given bound
+  double request_goodput = 0;           // requests within every given bound per second (0: no bound)
   std::int64_t engine_steps = 0, simulated_steps = 0, preemptions = 0;
   double mean_batch = 0;                // sequences per step, time-weighted
   double mean_kv_use = 0, peak_kv_use = 0;  // fraction of the pools' blocks, time-weighted / max

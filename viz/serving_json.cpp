@@ -1,11 +1,37 @@
 // result.serving (viz/serving_report.h; fields in docs/serving.md). Formats only.
 #include "viz/serving_report.h"
 
+#include <fmt/format.h>
+
+#include <utility>
+
 namespace hwsim {
 namespace {
 
 nlohmann::json stats_json(const LatencyStats& s) {
-  return {{"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}};
+  return {{"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"std", s.std}};
+}
+
+// The summary keys of benchmark_serving's --save-result file (milliseconds, tokens/s), so a script
+// that reads its results reads ours.
+nlohmann::json benchmark_serving_json(const ServingMetrics& m) {
+  nlohmann::json j = {{"duration", m.duration_s},
+                      {"completed", m.requests},
+                      {"total_input_tokens", m.prompt_tokens},
+                      {"total_output_tokens", m.output_tokens},
+                      {"request_throughput", m.requests_per_s},
+                      {"request_goodput", m.slo_ttft_s > 0 || m.slo_tpot_s > 0 || m.slo_e2el_s > 0
+                                              ? nlohmann::json(m.request_goodput) : nlohmann::json()},
+                      {"output_throughput", m.output_tokens_per_s},
+                      {"total_token_throughput", m.total_tokens_per_s}};
+  for (const auto& [name, s] : {std::pair<const char*, const LatencyStats*>{"ttft", &m.ttft_s}, {"tpot", &m.tpot_s},
+                                {"itl", &m.itl_s}, {"e2el", &m.e2e_s}}) {
+    j[fmt::format("mean_{}_ms", name)] = s->mean * 1e3;
+    j[fmt::format("median_{}_ms", name)] = s->p50 * 1e3;
+    j[fmt::format("std_{}_ms", name)] = s->std * 1e3;
+    j[fmt::format("p99_{}_ms", name)] = s->p99 * 1e3;
+  }
+  return j;
 }
 
 nlohmann::json instances_json(const ServingMetrics& m) {
@@ -79,6 +105,9 @@ nlohmann::json serving_json(const RunResult& r) {
                       {"e2e_s", stats_json(m.e2e_s)},
                       {"slo_ttft_s", m.slo_ttft_s},
                       {"slo_tpot_s", m.slo_tpot_s},
+                      {"slo_e2el_s", m.slo_e2el_s},
+                      {"request_goodput", m.request_goodput},
+                      {"benchmark_serving", benchmark_serving_json(m)},
                       {"slo_attainment", m.slo_attainment},
                       {"engine_steps", m.engine_steps},
                       {"simulated_steps", m.simulated_steps},

@@ -83,18 +83,45 @@ void print_series(std::ostream& out, const ServingMetrics& m) {
   }
 }
 
+// The block vLLM's benchmark_serving prints, its names and layout, so a run reads beside it.
+void print_benchmark_block(std::ostream& out, const ServingMetrics& m) {
+  auto line = [&](std::string_view name, const std::string& value) { fmt::print(out, "{:<40} {}\n", name, value); };
+  auto heading = [&](std::string_view title) { fmt::print(out, "{:-^50}\n", title); };
+  auto latency = [&](const char* name, const LatencyStats& s) {
+    line(fmt::format("Mean {} (ms):", name), fmt::format("{:.2f}", s.mean * 1e3));
+    line(fmt::format("Median {} (ms):", name), fmt::format("{:.2f}", s.p50 * 1e3));
+    line(fmt::format("P99 {} (ms):", name), fmt::format("{:.2f}", s.p99 * 1e3));
+  };
+  fmt::print(out, "{:=^50}\n", " Serving Benchmark Result ");
+  line("Successful requests:", fmt::format("{}", m.requests));
+  line("Benchmark duration (s):", fmt::format("{:.2f}", m.duration_s));
+  line("Total input tokens:", fmt::format("{}", m.prompt_tokens));
+  line("Total generated tokens:", fmt::format("{}", m.output_tokens));
+  line("Request throughput (req/s):", fmt::format("{:.2f}", m.requests_per_s));
+  if (m.slo_ttft_s > 0 || m.slo_tpot_s > 0 || m.slo_e2el_s > 0)
+    line("Request goodput (req/s):", fmt::format("{:.2f}", m.request_goodput));
+  line("Output token throughput (tok/s):", fmt::format("{:.2f}", m.output_tokens_per_s));
+  line("Total Token throughput (tok/s):", fmt::format("{:.2f}", m.total_tokens_per_s));
+  heading("Time to First Token");
+  latency("TTFT", m.ttft_s);
+  heading("Time per Output Token (excl. 1st token)");
+  latency("TPOT", m.tpot_s);
+  heading("Inter-token Latency");
+  latency("ITL", m.itl_s);
+  heading("End-to-end Latency");
+  latency("E2EL", m.e2e_s);
+  fmt::print(out, "{:=^50}\n\n", "");
+}
+
 }  // namespace
 
 void print_serving_report(std::ostream& out, const RunResult& r) {
   const ServingMetrics& m = r.serving;
+  print_benchmark_block(out, m);
   print_pool(out, m);
   print_instances(out, m);
   row(out, "batching", fmt::format("{}  (max_batch {}, max_tokens_per_step {})", m.batching, m.max_batch,
                                    m.max_tokens_per_step));
-  row(out, "requests", fmt::format("{} in {}  ({:.2f} requests/s)", m.requests, ms(m.duration_s), m.requests_per_s));
-  row(out, "output tokens/s", fmt::format("{:.1f}  ({} tokens)", m.output_tokens_per_s, m.output_tokens));
-  row(out, "total tokens/s", fmt::format("{:.1f}  (prompt {} + output {})", m.total_tokens_per_s, m.prompt_tokens,
-                                         m.output_tokens));
   row(out, "energy", fmt::format("{}  ({} per device on average; {} per output token, {:.3g} tokens/J)",
                                  format_quantity(m.energy, Dimension::energy),
                                  format_quantity(m.average_power, Dimension::power),
@@ -105,10 +132,11 @@ void print_serving_report(std::ostream& out, const RunResult& r) {
   print_speculative(out, m);
   row(out, "batch occupancy", fmt::format("{:.1f} sequences per step (time-weighted)", m.mean_batch));
   row(out, "KV use", fmt::format("mean {:.1f} %, peak {:.1f} % of the pool", 100 * m.mean_kv_use, 100 * m.peak_kv_use));
-  if (m.slo_ttft_s > 0 || m.slo_tpot_s > 0)
-    row(out, "SLO attainment", fmt::format("{:.1f} %  (TTFT ≤ {}, TPOT ≤ {})", 100 * m.slo_attainment,
+  if (m.slo_ttft_s > 0 || m.slo_tpot_s > 0 || m.slo_e2el_s > 0)
+    row(out, "SLO attainment", fmt::format("{:.1f} %  (TTFT ≤ {}, TPOT ≤ {}, E2EL ≤ {})", 100 * m.slo_attainment,
                                            m.slo_ttft_s > 0 ? ms(m.slo_ttft_s) : "-",
-                                           m.slo_tpot_s > 0 ? ms(m.slo_tpot_s) : "-"));
+                                           m.slo_tpot_s > 0 ? ms(m.slo_tpot_s) : "-",
+                                           m.slo_e2el_s > 0 ? ms(m.slo_e2el_s) : "-"));
   fmt::print(out, "\n  {:<10} {:>11} {:>11} {:>11} {:>11}\n", "latency", "mean", "p50", "p90", "p99");
   print_latency(out, "TTFT", m.ttft_s);
   print_latency(out, "TPOT", m.tpot_s);

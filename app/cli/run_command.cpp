@@ -39,7 +39,8 @@ JsonDetail json_detail(const RunOptions& options, const Workload& workload) {
   if (!options.detail.empty())
     usage_error("--detail: '" + options.detail + "' is not one of full, summary (default: full for a run of one step, "
                 "summary for several)");
-  return workload.steps.size() > 1 ? JsonDetail::summary : JsonDetail::full;
+  // A serving run's records are its distinct passes' (about 800 a pass): the summary by default.
+  return workload.steps.size() > 1 || workload.serve ? JsonDetail::summary : JsonDetail::full;
 }
 
 // The workload's warnings on stderr (the run goes on).

@@ -27,6 +27,9 @@ LatencyStats latency_stats(std::vector<double> values) {
   for (double v : values) sum += v;
   s.mean = sum / double(values.size());
   s.p50 = percentile(values, 50), s.p90 = percentile(values, 90), s.p99 = percentile(values, 99);
+  double squares = 0;  // the population standard deviation, as numpy.std
+  for (double v : values) squares += (v - s.mean) * (v - s.mean);
+  s.std = std::sqrt(squares / double(values.size()));
   for (std::size_t i = 0; i < kLatencyQuantiles; ++i)
     s.quantiles.push_back(percentile(values, 100.0 * double(i) / double(kLatencyQuantiles - 1)));
   return s;
@@ -49,15 +52,21 @@ void request_metrics(const ServeSpec& spec, const ServingLog& log, ServingMetric
     const auto& times = log.token_times[i];
     for (std::size_t k = 1; k < times.size(); ++k)
       if (times[k] != times[k - 1]) itl.push_back(times[k] - times[k - 1]);  // one gap per streamed chunk
-    within += (spec.slo_ttft <= 0 || t <= spec.slo_ttft) && (spec.slo_tpot <= 0 || per <= spec.slo_tpot) ? 1 : 0;
+    within += (spec.slo_ttft <= 0 || t <= spec.slo_ttft) && (spec.slo_tpot <= 0 || per <= spec.slo_tpot) &&
+                      (spec.slo_e2el <= 0 || e <= spec.slo_e2el)
+                  ? 1
+                  : 0;
   }
   m.ttft_s = latency_stats(ttft), m.tpot_s = latency_stats(tpot), m.itl_s = latency_stats(itl);
   m.e2e_s = latency_stats(e2e);
   m.requests_per_s = ratio(double(m.requests), m.duration_s);
   m.output_tokens_per_s = ratio(double(m.output_tokens), m.duration_s);
   m.total_tokens_per_s = ratio(double(m.prompt_tokens + m.output_tokens), m.duration_s);
-  m.slo_ttft_s = spec.slo_ttft, m.slo_tpot_s = spec.slo_tpot;
-  m.slo_attainment = spec.slo_ttft > 0 || spec.slo_tpot > 0 ? ratio(double(within), double(m.requests)) : 0;
+  m.slo_ttft_s = spec.slo_ttft, m.slo_tpot_s = spec.slo_tpot, m.slo_e2el_s = spec.slo_e2el;
+  const bool bounded = spec.slo_ttft > 0 || spec.slo_tpot > 0 || spec.slo_e2el > 0;
+  m.slo_attainment = bounded ? ratio(double(within), double(m.requests)) : 0;
+  // Goodput (benchmark_serving --goodput): the requests within every bound, per second.
+  m.request_goodput = bounded ? ratio(double(within), m.duration_s) : 0;
 }
 
 void pool_metrics(const ServeSpec& spec, const KvPool& pool, ServingMetrics& m) {

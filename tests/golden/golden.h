@@ -59,9 +59,9 @@ inline const std::vector<GoldenCase>& golden_cases() {
        {"--system h200x2 -w decode:model=llama3_8b,batch=1,context=512,tp=2",
         "--system h200x2 -w collective:op=all_reduce,bytes=1KiB..64MiB,factor=8,ranks=2 --detail full",
         "--system dgx_h100 -w decode:model=llama3_8b,batch=8,context=256,pp=2,tp=2,microbatches=2"}},
-      {"serve", {"--chip h100 -w serve:model=llama3_8b,requests=24,rate=inf,prompt=128,output=24,max_batch=8",
+      {"serve", {"--chip h100 -w serve:model=llama3_8b,requests=24,rate=inf,prompt=128,output=24,max_batch=8 --detail full",
                  "--chip h100 -w serve:model=llama3_8b,requests=16,rate=40,prompt=uniform:32..256,output=16,seed=3,"
-                 "max_tokens_per_step=256"}},
+                 "max_tokens_per_step=256 --detail full"}},
       {"warp_kernels",
        {"--chip h100 --set gpu.core.model=warp --kernel workloads/kernels/vector_add.hwk --grid 4 --block 256",
         "--chip h100 --set gpu.core.model=warp --kernel workloads/kernels/matmul_tiled.hwk --grid 16 --block 256 --arg n=64",

@@ -12,7 +12,7 @@
 using namespace hwsim::test;
 
 namespace {
-const std::string kGenerate = "--chip h100 -w generate:model=llama3_8b,batch=1,prompt=32,output=3,layers=2 -q";
+const std::string kGenerate = "--chip h100 -w generate:model=llama3_8b,batch=1,prompt=32,output=4,layers=2 -q";
 }
 
 TEST_CASE("cli: a generate's streamed JSON and trace are those written from kept records, byte for byte") {

@@ -24,7 +24,7 @@ TEST_CASE("llm presets: documented defaults that spec fields override") {
   CHECK(WorkloadCatalog::build("decode_mixtral").llm->model == "mixtral_8x7b");
   Workload gen = WorkloadCatalog::build("generate_llama8b");
   CHECK(gen.llm->context == 128 + 128);
-  CHECK(gen.steps.size() == 1 + 128);
+  CHECK(gen.steps.size() == 128);  // 128 tokens: the prefill gives the first
 
   Workload b8 = WorkloadCatalog::build("decode_llama8b:batch=8,kv=fp8");
   CHECK(b8.llm->batch == 8);

@@ -105,6 +105,6 @@ TEST_CASE("decode reshape: a generate gives the same figures with and without it
     });
   };
   std::string with = run(true), without = run(false);
-  CHECK(with.rfind("5 ", 0) == 0);  // every decode step after the first
+  CHECK(with.rfind("4 ", 0) == 0);  // every decode step after the first
   CHECK(with == without);
 }

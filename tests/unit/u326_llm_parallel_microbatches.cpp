@@ -53,7 +53,7 @@ TEST_CASE("llm parallel: microbatches expand into prefixed copies in GPipe order
 }
 
 TEST_CASE("llm parallel: every step of generate is expanded into microbatches") {
-  Workload w = WorkloadCatalog::build("generate:model=llama3_8b,batch=4,prompt=16,output=2,pp=2,microbatches=2,layers=2");
+  Workload w = WorkloadCatalog::build("generate:model=llama3_8b,batch=4,prompt=16,output=3,pp=2,microbatches=2,layers=2");
   REQUIRE(w.steps.size() == 3);
   for (const auto& step : w.steps) {
     CHECK(step.tokens == 4);

@@ -9,8 +9,9 @@
 namespace hwsim {
 namespace {
 
-// Every step produces one token per sequence (the LM head's next token). Labels: "prefill",
-// "decode@KV" with KV the keys attended over (context + 1).
+// Every step produces one token per sequence (the LM head's next token): a generate of output=N
+// is a prefill and N − 1 decode steps, N tokens a sequence. Labels: "prefill", "decode@KV" with
+// KV the keys attended over (context + 1).
 // Several devices (run.parallel not all 1): each step's graph is one device per pipeline stage
 // (lower_parallel_llm_step); WorkloadStep::tokens and LlmFacts stay the whole run's (global batch,
 // every replica), Workload::parallel is the layout and Workload::stage_footprint what one device of
@@ -31,8 +32,9 @@ Workload build_llm(const LlmRun& run) {
   };
   if (run.phase == "decode") step(fmt::format("decode@{}", run.context + 1), "decode", {run.batch, 1, run.context + 1});
   if (run.phase != "decode") step("prefill", "prefill", {run.batch, run.prompt, run.prompt});
-  // generate: decode step j (0-based) has prompt + j tokens cached and adds one.
-  for (std::int64_t j = 0; j < run.output; ++j) {
+  // generate: `output` tokens per sequence, as vLLM's max_tokens: the prefill gives the first,
+  // then decode step j (0-based) has prompt + j tokens cached and adds one, output − 1 steps.
+  for (std::int64_t j = 0; j + 1 < run.output; ++j) {
     std::int64_t kv_len = run.prompt + j + 1;
     LlmStepShape shape{run.batch, 1, kv_len};
     WorkloadStep s{fmt::format("decode@{}", kv_len), {}, run.batch, "decode", [lower, shape] { return lower(shape); }};
@@ -76,8 +78,9 @@ HWSIM_REGISTER_WORKLOAD("decode", fmt::format("one decode step: model=, batch=1,
 HWSIM_REGISTER_WORKLOAD("prefill", fmt::format("one prefill step over batch·prompt tokens (causal): model=, "
                                                "batch=1, prompt=; {}", kCommon),
                         phase_builder("prefill"));
-HWSIM_REGISTER_WORKLOAD("generate", fmt::format("prefill, then `output` decode steps with the context growing: "
-                                                "model=, batch=1, prompt=, output=; {}", kCommon),
+HWSIM_REGISTER_WORKLOAD("generate", fmt::format("prefill, then decode steps with the context growing, `output` "
+                                                "tokens a sequence in all (vLLM's max_tokens: the prefill gives the "
+                                                "first): model=, batch=1, prompt=, output=; {}", kCommon),
                         phase_builder("generate"));
 
 HWSIM_REGISTER_WORKLOAD("decode_llama8b",
@@ -98,7 +101,7 @@ HWSIM_REGISTER_WORKLOAD("decode_mixtral",
                         preset_builder("decode", {{"model", "mixtral_8x7b"}, {"batch", "1"}, {"context", "512"},
                                                   {"weights", "bf16"}, {"act", "bf16"}, {"kv", "bf16"}}));
 HWSIM_REGISTER_WORKLOAD("generate_llama8b",
-                        "generate preset: model=llama3_8b, batch=1, prompt=128, output=128 (129 steps), "
+                        "generate preset: model=llama3_8b, batch=1, prompt=128, output=128 (128 steps), "
                         "weights=bf16, act=bf16, kv=bf16",
                         preset_builder("generate", {{"model", "llama3_8b"}, {"batch", "1"}, {"prompt", "128"},
                                                     {"output", "128"}, {"weights", "bf16"}, {"act", "bf16"},

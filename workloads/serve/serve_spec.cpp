@@ -12,6 +12,7 @@
 #include "sim/engine/systemc.h"
 #include "sim/error.h"
 #include "sim/input_file.h"
+#include "sim/units.h"
 #include "workloads/llm/parallel_layout.h"
 #include "workloads/passes/framework_pass.h"
 #include "workloads/spec.h"
@@ -44,6 +45,19 @@ std::int64_t LengthDistribution::draw(ServeRandom& rng) const {
 }
 
 namespace {
+
+// A latency bound: a time with its unit (200ms, 0.2s, 50us) or a plain number of seconds; 0 = none.
+double slo_seconds(const WorkloadSpec& spec, const std::string& key) {
+  if (!spec.has(key)) return 0;
+  std::string text = spec.word(key, ""), why;
+  auto q = parse_quantity(text, &why);
+  if (q && q->dimension == Dimension::none && q->value > 0 && q->value <= 3600) return q->value;
+  auto t = parse_quantity_as(text, Dimension::time, &why);
+  if (!t || *t <= 0 || *t > 3600)
+    workload_error(fmt::format("workload '{}': {}: '{}' is not a latency ({}; e.g. {}=200ms, or 0.2 seconds)",
+                               shorten(spec.text(), 200), key, shorten(text), t ? "must be > 0 and at most 1 h" : why, key));
+  return *t;
+}
 
 [[noreturn]] void spec_fail(const std::string& spec, const std::string& field, const std::string& what) {
   workload_error(fmt::format("workload '{}': {}: {}", spec, field, what));
@@ -274,13 +288,14 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
     spec_fail(t, "reuse", fmt::format("'{}' is not true, false or ops (ops: compose step times from op shapes, an "
                                       "approximation)", reuse));
   s.reuse = reuse != "false", s.reuse_ops = reuse == "ops";
-  s.slo_ttft = spec.has("slo_ttft") ? spec.positive_real("slo_ttft", 0) : 0;
-  s.slo_tpot = spec.has("slo_tpot") ? spec.positive_real("slo_tpot", 0) : 0;
+  s.slo_ttft = slo_seconds(spec, "slo_ttft");
+  s.slo_tpot = slo_seconds(spec, "slo_tpot");
+  s.slo_e2el = slo_seconds(spec, "slo_e2el");
   s.seed = std::uint64_t(spec.non_negative_int("seed", 0));
   parse_serve_options(spec, s);
   std::vector<std::string> valid = {"model", "requests", "rate", "prompt", "output", "seed", "trace", "batching",
                                     "max_batch", "max_tokens_per_step", "chunked_prefill", "block",
-                                    "gpu_memory_utilization", "kv_blocks", "context_bucket", "reuse", "slo_ttft", "slo_tpot",
+                                    "gpu_memory_utilization", "kv_blocks", "context_bucket", "reuse", "slo_ttft", "slo_tpot", "slo_e2el",
                                     "weights", "act", "kv", "kernels"};
   for (const auto& f : serve_option_fields()) valid.push_back(f);
   for (const auto& f : architecture_fields()) valid.push_back(f);

@@ -4,7 +4,7 @@
 // the engines' settings; the scheduler loop that turns them into engine steps is app/serving_*.
 //   serve:model=M,requests=N,rate=R|inf,prompt=LEN,output=LEN,seed=S[,trace=FILE]
 //         [,batching=continuous|static,max_batch=256,max_tokens_per_step=2048,chunked_prefill=true,
-//          block=16,gpu_memory_utilization=0.9,kv_blocks=,context_bucket=16,reuse=true|false|ops,slo_ttft=S,slo_tpot=S,
+//          block=16,gpu_memory_utilization=0.9,kv_blocks=,context_bucket=16,reuse=true|false|ops,slo_ttft=T,slo_tpot=T,slo_e2el=T (a time: 200ms),
 //          preemption=recompute|swap,swap_space=4GiB,
 //          draft=MODEL,k=4,accept=0.6,baseline=true,
 //          tp=1,dp=1,disaggregate=xPyD,prefill_tp=,decode_tp=,router=least_loaded|round_robin,
@@ -72,7 +72,9 @@ struct ServeSpec {
   // reuse=ops: compose a pass's time from its ops' shapes, each simulated once (app/serving_op_memo.h):
   // an approximation, off by default.
   bool reuse_ops = false;
-  double slo_ttft = 0, slo_tpot = 0;  // seconds; 0: no bound
+  // Service-level bounds (seconds; 0: none): TTFT, TPOT and end-to-end latency per request; a
+  // request within every bound given counts toward the goodput.
+  double slo_ttft = 0, slo_tpot = 0, slo_e2el = 0;
   Preemption preemption = Preemption::recompute;  // vLLM's default
   double swap_space = 4.0 * (1 << 30);            // bytes of host memory per device for swapped KV (vLLM: 4 GiB)
   SpeculativeSpec speculative;

@@ -20,7 +20,7 @@ HWSIM_REGISTER_WORKLOAD("serve",
                         "normal:MEAN/STD/MIN..MAX), seed=0, or trace=FILE (CSV/JSONL); batching=continuous|static, "
                         "max_batch=256, max_tokens_per_step=2048, chunked_prefill=true, block=16, "
                         "gpu_memory_utilization=0.9, kv_blocks=, context_bucket=16, reuse=true|false|ops, slo_ttft=, "
-                        "slo_tpot=; preemption=recompute|swap, swap_space=; speculation draft=MODEL, k=, accept=, "
+                        "slo_tpot=, slo_e2el= (times: 200ms); preemption=recompute|swap, swap_space=; speculation draft=MODEL, k=, accept=, "
                         "baseline=true; layout (--system) tp=, dp=, disaggregate=PpDd, prefill_tp=, decode_tp=, "
                         "router=least_loaded|round_robin; dtypes weights=, act=, kv=, kernels=; and any architecture "
                         "field",
