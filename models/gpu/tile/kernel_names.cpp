@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <unordered_map>
+
+#include "models/gpu/tile/tile_step_lowering.h"
 
 namespace hwsim {
 namespace {
 
-constexpr std::int64_t kOpObjects = std::int64_t(1) << 40;  // op objects' ids from here (tile_step_lowering)
+constexpr std::int64_t kOpObjects = std::int64_t(1) << kOpObjectBits;  // op objects' ids from here
 constexpr int kBlockBits = 24;                              // a tensor block's index within its tensor
 constexpr std::int64_t kBlockMask = (std::int64_t(1) << kBlockBits) - 1;
 
@@ -29,21 +32,43 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 // Numbers tensors in order of first appearance; objects of one tensor mostly come in runs, so the
-// last tensor is kept aside.
+// last tensor is kept aside. The numbers sit in an open-addressing table (a cache state holds
+// hundreds of tensors, and a hash node allocated for each cost more than the digest).
 class Numbering {
  public:
-  explicit Numbering(std::vector<std::int64_t>& order) : order_(order) {}
+  explicit Numbering(std::vector<std::int64_t>& order) : order_(order), slots_(64, Slot{kEmpty, 0}) {}
   std::int64_t operator()(std::int64_t tensor) {
     if (tensor == last_ && last_number_ >= 0) return last_number_;
-    auto [it, fresh] = number_.try_emplace(tensor, std::int64_t(order_.size()));
-    if (fresh) order_.push_back(tensor);
-    last_ = tensor, last_number_ = it->second;
+    Slot& s = slot(tensor);
+    if (s.tensor == kEmpty) {
+      s = {tensor, std::int64_t(order_.size())};
+      order_.push_back(tensor);
+      last_ = tensor, last_number_ = s.number;  // before a growth moves the slot
+      if (2 * order_.size() > slots_.size()) grow();
+      return last_number_;
+    }
+    last_ = tensor, last_number_ = s.number;
     return last_number_;
   }
 
  private:
+  static constexpr std::int64_t kEmpty = std::numeric_limits<std::int64_t>::min();
+  struct Slot {
+    std::int64_t tensor, number;
+  };
+  Slot& slot(std::int64_t tensor) {
+    std::size_t mask = slots_.size() - 1, i = std::size_t(mix(std::uint64_t(tensor))) & mask;
+    while (slots_[i].tensor != kEmpty && slots_[i].tensor != tensor) i = (i + 1) & mask;
+    return slots_[i];
+  }
+  void grow() {
+    std::vector<Slot> old(2 * slots_.size(), Slot{kEmpty, 0});
+    old.swap(slots_);
+    for (const Slot& s : old)
+      if (s.tensor != kEmpty) slot(s.tensor) = s;
+  }
   std::vector<std::int64_t>& order_;
-  std::unordered_map<std::int64_t, std::int64_t> number_;
+  std::vector<Slot> slots_;  // size a power of two, at most half full
   std::int64_t last_ = 0, last_number_ = -1;
 };
 

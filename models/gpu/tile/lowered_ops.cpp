@@ -18,15 +18,6 @@ bool LoweredOps::Entry::same(const Op& op, const TensorIds& t) const {
   }, shape);
 }
 
-std::vector<PackedKernel> LoweredOps::lower(const StepProgram& step, std::size_t index, const GpuChip& chip) const {
-  std::vector<PackedKernel> kernels;
-  for (Kernel& k : lower_tile_op(step, index, chip)) {
-    if (!chip.vocabulary.is_nvidia()) k.config = chip.vocabulary.reword(k.config);  // lowerings speak NVIDIA's words
-    kernels.push_back(PackedKernel::pack(std::move(k)));
-  }
-  return kernels;
-}
-
 LoweredOps::Entry& LoweredOps::entry(std::size_t index) {
   if (index >= entries_.size()) entries_.resize(index + 1);
   return entries_[index];
@@ -38,32 +29,29 @@ const std::vector<KernelSummary>& LoweredOps::summaries(const StepProgram& step,
   const Op& op = (*step.graph)[v];
   Entry& e = entry(index);
   if (e.same(op, step.tensors[v])) return e.summaries;
-  std::vector<PackedKernel> kernels = lower(step, index, chip);
-  held_ctas_ -= e.ctas;
+  IdentityRenaming renaming;
+  const LoweringMemo::Lowered& canonical = memo_.lowered(op, step.tensors[v], op_object_base(index), chip, renaming);
   e = Entry{};
-  std::size_t ctas = 0;
-  for (const PackedKernel& k : kernels) ctas += k.ctas.size(), e.summaries.push_back(KernelSummary::of(k));
+  for (const KernelSummary& s : canonical.summaries) e.summaries.push_back(renaming.summary(s));
   e.name = op.name, e.op_class = op.op_class, e.shape = op.shape, e.tensors = step.tensors[v];
   e.valid = true;
-  if (held_ctas_ + ctas > kMaxHeldCtas) {  // not held: used once, lowered again if needed
-    scratch_ = std::move(kernels);
-  } else {
-    e.kernels = std::move(kernels);
-    e.ctas = ctas, e.held = true;
-    held_ctas_ += ctas;
-    scratch_.clear();
-  }
   return e.summaries;
 }
 
 const std::vector<PackedKernel>& LoweredOps::kernels(const StepProgram& step, std::size_t index, const GpuChip& chip) {
   const Entry& e = entry(index);
-  if (e.held) return e.kernels;
-  // Lowered just now (summaries()) and not held: in scratch_, unless an earlier step lowered it.
-  if (scratch_.size() != e.summaries.size() || (!scratch_.empty() && scratch_[0].names_memo != e.summaries[0].names)) {
-    scratch_ = lower(step, index, chip);  // the same kernels again: lowering is pure
-    for (std::size_t i = 0; i < scratch_.size(); ++i) scratch_[i].names_memo = e.summaries[i].names;
-  }
+  if (scratch_.size() == e.summaries.size() && !scratch_.empty() && scratch_[0].names_memo == e.summaries[0].names)
+    return scratch_;  // this op's, made for an earlier kernel of it
+  OpVertex v = step.order[index];
+  const Op& op = (*step.graph)[v];
+  IdentityRenaming renaming;
+  const LoweringMemo::Lowered& canonical = memo_.lowered(op, step.tensors[v], op_object_base(index), chip, renaming);
+  scratch_.clear();
+  if (canonical.held)
+    for (const PackedKernel& k : canonical.kernels) scratch_.push_back(renaming.kernel(k));
+  else  // too many CTAs to hold: lowered again with its own identities (lowering is pure)
+    scratch_ = pack_kernels(lower_tile_op(step, index, chip), chip);
+  for (std::size_t i = 0; i < scratch_.size(); ++i) scratch_[i].names_memo = e.summaries[i].names;
   return scratch_;
 }
 

@@ -47,13 +47,15 @@ void require_unfused(const Op& op) {
 
 }  // namespace
 
+std::int64_t op_object_base(std::size_t index) { return std::int64_t(index + 1) << kOpObjectBits; }
+
 std::vector<Kernel> lower_tile_op(const StepProgram& step, std::size_t index, const GpuChip& chip) {
-  std::vector<Kernel> kernels;
-  // Each op its own range of L2 object ids.
-  std::int64_t object_base = std::int64_t(index + 1) << 40;
   OpVertex v = step.order[index];
-  const Op& op = (*step.graph)[v];
-  const TensorIds& ids = step.tensors[v];
+  return lower_tile_op((*step.graph)[v], step.tensors[v], op_object_base(index), chip);
+}
+
+std::vector<Kernel> lower_tile_op(const Op& op, const TensorIds& ids, std::int64_t object_base, const GpuChip& chip) {
+  std::vector<Kernel> kernels;
   require_unfused(op);
   if (const auto* g = std::get_if<GemmOp>(&op.shape)) {
     require_fp8_support(chip, op.name, "weights", g->b);

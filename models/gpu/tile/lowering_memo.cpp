@@ -1,0 +1,108 @@
+#include "models/gpu/tile/lowering_memo.h"
+
+#include <algorithm>
+#include <cstring>
+#include <variant>
+
+#include "models/gpu/tile/kernel_names.h"
+#include "models/gpu/tile/tile_step_lowering.h"
+
+namespace hwsim {
+namespace {
+
+// The canonical lowering's identities: two tensor ids no step gives (ops/tensor_ids.h keeps ids
+// below kMaxTensorIds) and the first op's object range.
+constexpr std::int64_t kInput = kMaxTensorIds, kOutput = kMaxTensorIds + 1;
+constexpr std::int64_t kOpObjects = std::int64_t(1) << kOpObjectBits;
+constexpr int kBlockBits = 24;  // a tensor block's index within its tensor (cta_list.h)
+constexpr std::int64_t kBlockMask = (std::int64_t(1) << kBlockBits) - 1;
+
+// Streamed (< 0) stays streamed; one tensor read and written stays one tensor.
+TensorIds canonical_ids(const TensorIds& ids) {
+  TensorIds c{ids.input < 0 ? -1 : kInput, ids.output < 0 ? -1 : kOutput};
+  if (ids.input >= 0 && ids.input == ids.output) c.output = kInput;
+  return c;
+}
+
+// The op's class, its shape's bytes (byte-wise equal shapes are equal; padding may only make a
+// needless miss) and its identity pattern.
+std::string key_bytes(const Op& op, const TensorIds& canonical) {
+  std::string k = op.op_class;
+  k.push_back('\0');
+  k.push_back(char(op.shape.index()));
+  std::visit([&](const auto& shape) {
+    k.append(reinterpret_cast<const char*>(&shape), sizeof(shape));
+  }, op.shape);
+  k.append(reinterpret_cast<const char*>(&canonical), sizeof(canonical));
+  return k;
+}
+
+}  // namespace
+
+std::vector<PackedKernel> pack_kernels(std::vector<Kernel> kernels, const GpuChip& chip) {
+  std::vector<PackedKernel> packed;
+  for (Kernel& k : kernels) {
+    if (!chip.vocabulary.is_nvidia()) k.config = chip.vocabulary.reword(k.config);
+    packed.push_back(PackedKernel::pack(std::move(k)));
+  }
+  return packed;
+}
+
+std::int64_t IdentityRenaming::tensor(std::int64_t t) const {
+  if (t >= kOpObjects) return t - op_object_base(0) + object_base;
+  return t == kInput ? input : t == kOutput ? output : t;
+}
+
+std::int64_t IdentityRenaming::object(std::int64_t id) const {
+  if (id < 0 || id >= kOpObjects) return id < 0 ? id : tensor(id);
+  return (tensor(id >> kBlockBits) << kBlockBits) | (id & kBlockMask);
+}
+
+KernelSummary IdentityRenaming::summary(const KernelSummary& canonical) const {
+  KernelSummary s;
+  s.kernel = canonical.kernel;
+  s.kernel.name = name + canonical.kernel.name.substr(canonical_name);
+  s.ctas = canonical.ctas;
+  auto names = std::make_shared<KernelNames>();
+  names->shape = canonical.names->shape;
+  names->tensors.reserve(canonical.names->tensors.size());
+  for (std::int64_t t : canonical.names->tensors) names->tensors.push_back(tensor(t));
+  for (std::size_t i = 0; i < names->tensors.size(); ++i) names->by_tensor.emplace_back(names->tensors[i], std::uint32_t(i));
+  std::sort(names->by_tensor.begin(), names->by_tensor.end());
+  s.names = std::move(names);
+  return s;
+}
+
+PackedKernel IdentityRenaming::kernel(const PackedKernel& canonical) const {
+  PackedKernel p;
+  p.kernel = canonical.kernel;
+  p.kernel.name = name + canonical.kernel.name.substr(canonical_name);
+  p.ctas = canonical.ctas;
+  p.operands.reserve(canonical.operands.size());
+  for (const OperandRead& o : canonical.operands) p.operands.push_back({object(o.object), o.bytes, o.offset});
+  return p;
+}
+
+const LoweringMemo::Lowered& LoweringMemo::lowered(const Op& op, const TensorIds& ids, std::int64_t object_base,
+                                                   const GpuChip& chip, IdentityRenaming& renaming) {
+  const TensorIds canonical = canonical_ids(ids);
+  Key key{key_bytes(op, canonical)};
+  auto it = memo_.find(key);
+  if (it == memo_.end()) {
+    if (memo_.size() >= kMaxShapes) memo_.clear(), held_ctas_ = 0;
+    Lowered l;
+    l.name = op.name;
+    l.kernels = pack_kernels(lower_tile_op(op, canonical, op_object_base(0), chip), chip);
+    std::size_t ctas = 0;
+    for (const PackedKernel& k : l.kernels) ctas += k.ctas.size(), l.summaries.push_back(KernelSummary::of(k));
+    l.held = held_ctas_ + ctas <= kMaxHeldCtas;
+    if (l.held) held_ctas_ += ctas;
+    else l.kernels.clear();
+    it = memo_.emplace(std::move(key), std::move(l)).first;
+  }
+  renaming.input = ids.input, renaming.output = ids.output, renaming.object_base = object_base;
+  renaming.name = op.name, renaming.canonical_name = it->second.name.size();
+  return it->second;
+}
+
+}  // namespace hwsim
