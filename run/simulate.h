@@ -18,7 +18,8 @@ namespace hwsim {
 // it has run (the JSON and trace writers). A run of one step keeps its records in RunResult::steps;
 // a run of several (a long generate) keeps only each step's label, time and record count, unless
 // `keep_records` (the HTML and SVG pictures draw records) or the device's own figures need them
-// (a microcontroller's inference metrics). `progress`, when set, is told after each step (steps
+// (a microcontroller's inference metrics). A serving run's distinct passes keep their records only
+// with `keep_records` (they come at its end: the caller that writes them asks for them). `progress`, when set, is told after each step (steps
 // done, steps in the workload).
 struct RunStreams {
   std::vector<StepSink*> sinks;

@@ -85,6 +85,10 @@ int run_command(const RunOptions& options) {
   // The pictures draw records: they keep them all. Otherwise a run of several steps hands each
   // step's records to the writers that want them and drops them.
   run.keep_records = !options.html_path.empty() || !options.svg_path.empty();
+  // A serving run's records (its distinct passes') come at its end, for the writers to read from
+  // the result: kept only for those that write records.
+  if (workload.serve && (!options.trace_path.empty() || (!options.json_path.empty() && detail == JsonDetail::full)))
+    run.keep_records = true;
   if (workload.steps.size() > 1 && !run.keep_records) {
     if (!options.json_path.empty() && detail == JsonDetail::full)
       run.sinks.push_back((streams.json = std::make_unique<JsonKernelStream>()).get());

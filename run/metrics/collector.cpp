@@ -53,7 +53,7 @@ void RunCollector::add_idle(std::size_t device, double start, double end) { sums
 
 void RunCollector::keep_step(StepResult&& step) {
   for (auto& k : step.records) finalize_record(k, device_.fastest_level());
-  step.record_count = step.records.size();
+  if (!step.records.empty()) step.record_count = step.records.size();  // else: counted where dropped
   result_.steps.push_back(std::move(step));
 }
 

@@ -14,7 +14,7 @@ ServingDeployment::ServingDeployment(sc_core::sc_module_name name, const ServeSp
                              OpMemo& ops, const ServingSetup& setup)
     : sc_core::sc_module(name), spec_(spec),
       shared_{spec, seqs_, log_, cache, ops, setup.framework, setup.host_link_bandwidth, setup.host_copy_overhead,
-              setup.fabric, setup.system, setup.record_distinct, {}, {}} {
+              setup.fabric, setup.system, setup.record_distinct, setup.keep_records, {}, {}} {
   const auto& reqs = spec.requests;
   seqs_.resize(reqs.size());
   log_.requests.resize(reqs.size());

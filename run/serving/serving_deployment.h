@@ -21,6 +21,10 @@ struct ServingSetup {
   Fabric* fabric = nullptr;            // null on one chip
   const SystemSpec* system = nullptr;
   bool record_distinct = true;
+  // Each distinct shape's records kept (the caller reads them: pictures, a full JSON document, a
+  // trace); otherwise its label, time and record count only (a run of a thousand distinct passes
+  // held ~800 records each, most of its memory).
+  bool keep_records = true;
 };
 
 class ServingDeployment : public sc_core::sc_module {

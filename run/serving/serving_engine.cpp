@@ -154,7 +154,8 @@ void ServingEngine::keep_records(const StepPass& pass, const ShapeKey& key, std:
   StepResult r;
   r.label = pass.label() + (devices_.size() > 1 ? fmt::format(" tp={}", devices_.size()) : "") +
             (shared_.spec.reuse_ops ? " (ops probed)" : "");
-  r.records = std::move(records);
+  r.record_count = records.size();
+  if (shared_.keep_records) r.records = std::move(records);
   r.seconds = seconds;
   shared_.log.distinct.push_back(std::move(r));
 }

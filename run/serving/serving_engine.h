@@ -38,7 +38,8 @@ struct ServingShared {
   double host_link_bandwidth = 0, host_copy_overhead = 0;
   Fabric* fabric = nullptr;            // a system's links; null on one chip
   const SystemSpec* system = nullptr;
-  bool record_distinct = true;         // keep each distinct shape's records (not for a baseline run)
+  bool record_distinct = true;         // log each distinct shape (not for a baseline run)
+  bool keep_records = true;            // with its records (ServingSetup::keep_records)
   // Called after each step with what it did; and whether every request has finished.
   std::function<void(ServingEngine&, const StepOutcome&)> stepped;
   std::function<bool()> all_finished;

@@ -111,6 +111,7 @@ class ServingRunner : public Runner {
     StepCache cache;
     OpMemo ops;
     ServingSetup setup = setup_of(request.chip, workload, spec);
+    setup.keep_records = request.streams.keep_records;
     if (system) setup.fabric = &system->add_fabric("fabric"), setup.system = &system->spec();
     ServingDeployment deployment("serving", spec, request.chip, cache, ops, setup);
     // Speculation: the same requests without it, on devices (and links) of their own.
