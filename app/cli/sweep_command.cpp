@@ -74,8 +74,8 @@ int sweep_command(const SweepCommandOptions& o) {
   if (!o.plot_x.empty() && std::none_of(options.spec.axes.begin(), options.spec.axes.end(),
                                         [&](const SweepAxis& a) { return a.key == o.plot_x; }))
     usage_error(fmt::format("sweep --plot-x {}: not a varied key", o.plot_x));
-  const auto& metrics = sweep_metric_columns();
-  if (!o.plot_y.empty() && (o.plot_y == "bound" || std::find(metrics.begin(), metrics.end(), o.plot_y) == metrics.end()))
+  const auto metrics = plot_metric_columns(options.spec);
+  if (!o.plot_y.empty() && std::find(metrics.begin(), metrics.end(), o.plot_y) == metrics.end())
     usage_error(fmt::format("sweep --plot-y {}: not a numeric metric column (seconds, tokens_per_second, ...)", o.plot_y));
   OutputSet outputs;  // --out streams its rows (for --resume); checked here against --svg
   if (o.out != "-") outputs.add("--out", o.out, OutputWriter{});

@@ -52,6 +52,8 @@ std::vector<std::string> sweep_columns(const SweepSpec& spec) {
   for (const auto& a : spec.axes) c.push_back(a.key);
   c.push_back("status");
   for (const auto& m : sweep_metric_columns()) c.push_back(m);
+  if (serving_sweep(spec))
+    for (const auto& m : serving_metric_columns()) c.push_back(m);
   c.push_back("error");
   return c;
 }

@@ -9,8 +9,9 @@
 
 namespace hwsim {
 
-// x_key "" = the first varied key; metric "" = tokens_per_second when the rows have it, else
-// seconds. Throws UserError(usage) for a key not varied or a metric not a column.
+// x_key "" = the first varied key; metric "" = a serving sweep's latency-throughput curve
+// (serving_curve_svg: TTFT and TPOT against output tokens/s, each point labelled with its x_key
+// value), else tokens_per_second when the rows have it, else seconds. Throws UserError(usage) for a key not varied or a metric not a column.
 std::string sweep_plot(const SweepSpec& spec, const std::string& rows_path, SweepFormat format, std::string x_key,
                        std::string metric);
 

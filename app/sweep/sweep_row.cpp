@@ -11,6 +11,40 @@ const std::vector<std::string>& sweep_metric_columns() {
   return columns;
 }
 
+bool serving_sweep(const SweepSpec& spec) {
+  std::string name = spec.workload.substr(0, spec.workload.find(':'));
+  return name == "serve";
+}
+
+const std::vector<std::string>& serving_metric_columns() {
+  static const std::vector<std::string> columns = {"request_throughput", "request_goodput", "slo_attainment",
+                                                   "ttft_p50", "ttft_p99", "tpot_p50", "tpot_p99", "itl_p99",
+                                                   "e2el_p50", "e2el_p99"};
+  return columns;
+}
+
+std::vector<std::string> plot_metric_columns(const SweepSpec& spec) {
+  std::vector<std::string> c;
+  for (const auto& m : sweep_metric_columns())
+    if (m != "bound") c.push_back(m);
+  if (serving_sweep(spec))
+    for (const auto& m : serving_metric_columns()) c.push_back(m);
+  return c;
+}
+
+namespace {
+void add_serving(const ServingMetrics& s, nlohmann::ordered_json& m) {
+  const bool slo = s.slo_ttft_s > 0 || s.slo_tpot_s > 0 || s.slo_e2el_s > 0;
+  m["request_throughput"] = s.requests_per_s;
+  m["request_goodput"] = slo ? nlohmann::ordered_json(s.request_goodput) : nlohmann::ordered_json();
+  m["slo_attainment"] = slo ? nlohmann::ordered_json(s.slo_attainment) : nlohmann::ordered_json();
+  m["ttft_p50"] = s.ttft_s.p50, m["ttft_p99"] = s.ttft_s.p99;
+  m["tpot_p50"] = s.tpot_s.p50, m["tpot_p99"] = s.tpot_s.p99;
+  m["itl_p99"] = s.itl_s.p99;
+  m["e2el_p50"] = s.e2e_s.p50, m["e2el_p99"] = s.e2e_s.p99;
+}
+}  // namespace
+
 nlohmann::ordered_json run_metrics(const RunResult& r) {
   nlohmann::ordered_json m = {{"seconds", r.seconds},
                               {"achieved_flop_rate", r.achieved_flop_rate},
@@ -30,6 +64,7 @@ nlohmann::ordered_json run_metrics(const RunResult& r) {
     m["tpot"] = r.serving.tpot_s.mean;
     m["joules_per_token"] = r.serving.joules_per_output_token;
     m["tokens_per_joule"] = r.serving.output_tokens_per_joule;
+    add_serving(r.serving, m);
   }
   if (r.llm.present) {
     m["tokens_per_second"] = r.llm.tokens_per_second;

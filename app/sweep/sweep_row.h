@@ -20,6 +20,16 @@ namespace hwsim {
 // output tokens/s, ttft and tpot the means over its requests.
 const std::vector<std::string>& sweep_metric_columns();
 
+// A sweep of a serve workload: its rows add benchmark_serving's figures (serving_metric_columns),
+// and its picture is the latency-throughput curve.
+bool serving_sweep(const SweepSpec& spec);
+// request_throughput (requests/s), request_goodput (requests/s within every SLO given; empty
+// without one), slo_attainment (fraction; empty without an SLO), and the p50/p99 of TTFT, TPOT,
+// ITL and E2E latency (seconds): ttft_p50, ttft_p99, tpot_p50, tpot_p99, itl_p99, e2el_p50, e2el_p99.
+const std::vector<std::string>& serving_metric_columns();
+// Every numeric column a sweep of `spec` writes (what --plot-y may name).
+std::vector<std::string> plot_metric_columns(const SweepSpec& spec);
+
 // The metrics of one finished run, keyed by sweep_metric_columns() (LLM ones only when present).
 nlohmann::ordered_json run_metrics(const RunResult& r);
 

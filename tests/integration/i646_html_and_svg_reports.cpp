@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <regex>
 
+#include "app/sweep/sweep_output.h"
 #include "tests/fixtures/test_support.h"
 #include "tests/fixtures/xml_check.h"
 
@@ -61,4 +63,40 @@ TEST_CASE("report: sweep --svg draws without --out (the rows on stdout), and --p
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "--plot-y speed: not a numeric metric"));
   CHECK_FALSE(std::filesystem::exists(scratch_dir() / "never.csv"));
+}
+
+TEST_CASE("report: a serving sweep over rate draws latency against throughput, its rows benchmark_serving's figures") {
+  auto out = (scratch_dir() / "serve.csv").string(), svg = (scratch_dir() / "serve.svg").string();
+  CliRun r = run_hwsim("sweep --chip h100 -w serve:model=llama3_8b,layers=2,requests=12,prompt=64,output=8,slo_ttft=50ms "
+                       "--vary workload.rate=4,64 --vary workload.max_batch=2,16 --out " + out + " --svg " + svg);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  auto lines = lines_of(read_text(out));
+  REQUIRE(lines.size() == 5);
+  auto header = hwsim::split_csv_line(lines[0]);
+  auto column = [&](const std::string& name) {
+    auto it = std::find(header.begin(), header.end(), name);
+    REQUIRE(it != header.end());
+    return std::size_t(it - header.begin());
+  };
+  for (std::size_t row = 1; row < lines.size(); ++row) {
+    auto cells = hwsim::split_csv_line(lines[row]);
+    double p50 = std::stod(cells[column("ttft_p50")]), p99 = std::stod(cells[column("ttft_p99")]);
+    CHECK(p50 > 0);
+    CHECK(p99 >= p50);
+    CHECK(std::stod(cells[column("tpot_p99")]) >= std::stod(cells[column("tpot_p50")]));
+    double goodput = std::stod(cells[column("request_goodput")]);
+    CHECK(goodput <= std::stod(cells[column("request_throughput")]) * (1 + 1e-12));
+    CHECK(std::stod(cells[column("slo_attainment")]) <= 1);
+  }
+  std::string picture = read_text(svg);
+  auto check = check_xml(picture);
+  CHECK(check.error == "");
+  CHECK(contains(picture, "TTFT against throughput"));
+  CHECK(contains(picture, "TPOT against throughput"));
+  CHECK(contains(picture, "workload.max_batch=16"));
+  CHECK(check.counts["polyline"] == 4);  // two series in each of the two charts
+  // A sweep of another workload writes no serving column.
+  CliRun other = run_hwsim("sweep --chip h100 -w gemm:M=64,N=64,K=64 --vary workload.M=64,128");
+  REQUIRE(other.exit_code == 0);
+  CHECK_FALSE(contains(other.out, "ttft_p99"));
 }

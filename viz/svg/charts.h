@@ -14,6 +14,7 @@
 //  - power_svg: power over time (RunResult::power.trace) against the power limit and idle power, and
 //    the SM clock on its own panel below.
 //  - sweep_svg: a metric against a varied key, one line per series.
+//  - serving_curve_svg: a serving sweep's latency against throughput.
 // Big runs: at most kMaxChartRecords records are drawn (evenly sampled for the roofline, the
 // first ones in time for the timeline), and the chart says so.
 #include <string>
@@ -44,5 +45,18 @@ struct SweepSeries {
 // log_x: a geometric sweep (x spans more than a factor 20) reads better on a log axis.
 std::string sweep_svg(const std::string& title, const std::string& x_label, const std::string& y_label,
                       const std::vector<SweepSeries>& series, bool log_x);
+
+// A serving sweep's latency-throughput curve (sweep --svg over a serve workload's rate): per
+// series, TTFT and TPOT (p50 and p99) against the output tokens/s the run reached, each point
+// labelled with its varied value; two charts, stacked into one document (svg::stack).
+struct ServingCurvePoint {
+  double x = 0;  // the varied value (a request rate)
+  double throughput = 0, ttft_p50 = 0, ttft_p99 = 0, tpot_p50 = 0, tpot_p99 = 0;  // tokens/s, seconds
+};
+struct ServingCurve {
+  std::string name;  // the other varied keys ("" when one series)
+  std::vector<ServingCurvePoint> points;  // in x order
+};
+std::string serving_curve_svg(const std::string& x_key, const std::vector<ServingCurve>& curves);
 
 }  // namespace hwsim

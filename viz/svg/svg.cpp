@@ -167,10 +167,11 @@ void draw_axes(Canvas& c, const Frame& f, const Axis& x, const Axis& y, const st
   c.text(14, (y0 + y1) / 2, y_label, "middle", 11, -90);
 }
 
-void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& names) {
+void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& names,
+                 const std::vector<std::string>& colours) {
   double x = f.left + 10, y = f.top + 12;  // top left: roof labels sit at the right
   for (std::size_t i = 0; i < names.size(); ++i) {
-    c.rect(x, y + 14 * double(i) - 8, 9, 9, category_colour(names[i]));
+    c.rect(x, y + 14 * double(i) - 8, 9, 9, i < colours.size() ? colours[i] : category_colour(names[i]));
     c.text(x + 13, y + 14 * double(i), names[i], "start", 10);
   }
 }

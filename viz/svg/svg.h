@@ -74,8 +74,10 @@ struct Frame {
 // tick as a duration); null: numbers.
 void draw_axes(Canvas& c, const Frame& f, const Axis& x, const Axis& y, const std::string& title,
                const std::string& x_label, const std::string& y_label, const TimeUnit* x_unit = nullptr);
-// A legend of names, top left inside the plot area, each in its category_colour.
-void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& names);
+// A legend of names, top left inside the plot area, each in its category_colour, or in
+// `colours[i]` (the colours the lines were drawn in).
+void draw_legend(Canvas& c, const Frame& f, const std::vector<std::string>& names,
+                 const std::vector<std::string>& colours = {});
 
 // One standalone SVG document (with the XML prolog) of `charts` (each an <svg> element written by
 // Canvas::str) stacked top to bottom, 10 px apart: what --svg FILE writes.

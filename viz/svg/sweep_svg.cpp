@@ -20,7 +20,7 @@ std::string sweep_svg(const std::string& title, const std::string& x_label, cons
   svg::Axis x(x_lo, x_hi, f.left, c.width() - f.right, log_x && x_lo > 0);
   svg::Axis y(0, y_hi * 1.05, c.height() - f.bottom, f.top, false);
   svg::draw_axes(c, f, x, y, title, x_label, y_label);
-  std::vector<std::string> names;
+  std::vector<std::string> names, colours;
   for (std::size_t i = 0; i < series.size(); ++i) {
     std::vector<std::pair<double, double>> pixels;
     for (const auto& [px, py] : series[i].points) pixels.push_back({x.map(px), y.map(py)});
@@ -29,9 +29,9 @@ std::string sweep_svg(const std::string& title, const std::string& x_label, cons
       c.circle(pixels[p].first, pixels[p].second, 3, svg::colour(i),
                fmt::format("{}{}{} = {}: {} = {:.6g}", series[i].name, series[i].name.empty() ? "" : ", ", x_label,
                            svg::short_number(series[i].points[p].first), y_label, series[i].points[p].second));
-    names.push_back(series[i].name);
+    names.push_back(series[i].name), colours.push_back(svg::colour(i));
   }
-  if (series.size() > 1) svg::draw_legend(c, f, names);
+  if (series.size() > 1) svg::draw_legend(c, f, names, colours);  // drawn in colour(i), not by name
   return c.str();
 }
 
