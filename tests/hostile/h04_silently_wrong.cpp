@@ -92,3 +92,12 @@ TEST_CASE("hostile wrong, kernel argument: 1e400 and nan are not whole numbers (
           "--arg n=1e400 -q",
           4, "'1e400' is not a whole number");
 }
+
+TEST_CASE("hostile wrong, serve dataset file: a CSV without the length columns, and a zero length, name file and line") {
+  auto dir = case_dir();
+  write_input(dir, "d.csv", "prompt,output\n16,16\n");
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,dataset={dir}/d.csv -q", 4,
+          "d.csv:1: header: a CSV dataset starts with a header naming prompt_tokens and output_tokens");
+  write_input(dir, "z.csv", "prompt_tokens,output_tokens\n16,16\n16,0\n");
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,dataset={dir}/z.csv -q", 4, "z.csv:3: output_tokens");
+}

@@ -15,6 +15,7 @@
 #include "sim/units.h"
 #include "workloads/llm/parallel_layout.h"
 #include "workloads/passes/framework_pass.h"
+#include "workloads/serve/request_files.h"
 #include "workloads/spec.h"
 
 namespace hwsim {
@@ -124,95 +125,9 @@ LengthDistribution parse_length(const std::string& text, const std::string& fiel
 
 namespace {
 
-[[noreturn]] void trace_fail(const std::string& path, std::size_t line, const std::string& field,
-                             const std::string& what) {
-  workload_error(fmt::format("{}:{}: {}: {}", path, line, field, what));
-}
-
-// The value after "KEY": in a flat JSON object line (numbers only).
-std::string json_value(const std::string& text, const std::string& key, const std::string& path, std::size_t line) {
-  auto at = text.find("\"" + key + "\"");
-  if (at == std::string::npos) trace_fail(path, line, key, "missing");
-  auto colon = text.find(':', at);
-  if (colon == std::string::npos) trace_fail(path, line, key, "no ':' after the key");
-  auto end = text.find_first_of(",}", colon + 1);
-  std::string v = text.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
-  v.erase(0, v.find_first_not_of(" \t"));
-  v.erase(v.find_last_not_of(" \t\r") + 1);
-  return v;
-}
-
-double trace_number(const std::string& v, const std::string& path, std::size_t line, const std::string& field,
-                    bool whole_number) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size() || !std::isfinite(x))
-    trace_fail(path, line, field, fmt::format("'{}' is not a number", v));
-  if (whole_number && (x < 1 || x != std::floor(x) || x > 1e9))
-    trace_fail(path, line, field, fmt::format("'{}' is not a positive whole number of tokens", v));
-  if (!whole_number && x < 0) trace_fail(path, line, field, fmt::format("'{}' is negative (seconds from the start)", v));
-  return x;
-}
-
-}  // namespace
-
-std::vector<ServeRequest> read_serve_trace(const std::string& path) {
-  check_input_file(path, "serve trace");  // a regular file of bounded size (sim/input_file.h)
-  std::ifstream in(path);
-  if (!in) workload_error(fmt::format("trace '{}': cannot be read", path));
-  const char* fields[] = {"arrival_s", "prompt_tokens", "output_tokens"};
-  std::vector<ServeRequest> out;
-  std::string text;
-  std::size_t line = 0;
-  bool csv_header_seen = false;
-  while (std::getline(in, text)) {
-    ++line;
-    if (!text.empty() && text.back() == '\r') text.pop_back();
-    if (text.find_first_not_of(" \t") == std::string::npos || text[text.find_first_not_of(" \t")] == '#') continue;
-    std::string v[3];
-    if (text[text.find_first_not_of(" \t")] == '{') {
-      for (int i = 0; i < 3; ++i) v[i] = json_value(text, fields[i], path, line);
-    } else {
-      std::vector<std::string> cells;
-      std::size_t start = 0;
-      for (;;) {
-        auto comma = text.find(',', start);
-        std::string c = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        c.erase(0, c.find_first_not_of(" \t"));
-        c.erase(c.find_last_not_of(" \t") + 1);
-        cells.push_back(c);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-      if (!csv_header_seen && cells.size() == 3 && cells[0] == fields[0] && cells[1] == fields[1] && cells[2] == fields[2]) {
-        csv_header_seen = true;
-        continue;
-      }
-      if (!csv_header_seen) trace_fail(path, line, "header", "a CSV trace starts with arrival_s,prompt_tokens,output_tokens");
-      if (cells.size() != 3)
-        trace_fail(path, line, cells.size() < 3 ? fields[cells.size()] : "line",
-                   fmt::format("{} fields, expected 3 (arrival_s,prompt_tokens,output_tokens)", cells.size()));
-      for (int i = 0; i < 3; ++i) v[i] = cells[std::size_t(i)];
-    }
-    ServeRequest r;
-    r.id = std::int64_t(out.size());
-    r.arrival = trace_number(v[0], path, line, fields[0], false);
-    r.prompt = std::int64_t(trace_number(v[1], path, line, fields[1], true));
-    r.output = std::int64_t(trace_number(v[2], path, line, fields[2], true));
-    out.push_back(r);
-  }
-  if (out.empty()) workload_error(fmt::format("trace '{}': no requests", path));
-  return out;
-}
-
-namespace {
-
-std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec) {
+// Requests at `rate` (Poisson; inf: all at once): lengths drawn from prompt= and output=, or
+// sampled from a dataset file (dataset=).
+std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec, const std::string& dataset) {
   const std::string& t = spec.text();
   std::int64_t n = spec.positive_int("requests", 100, 1000000);  // bounded: each request is simulated
   std::string rate_text = spec.word("rate", "inf");
@@ -224,20 +139,28 @@ std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec) {
       spec_fail(t, "rate", fmt::format("{} requests/s is out of range (a number between {:g} and {:g}, or inf)",
                                        rate_text, kMinSpecReal, kMaxSpecReal));
   }
-  LengthDistribution prompt = parse_length(spec.word("prompt", "128"), "prompt", t);
-  LengthDistribution output = parse_length(spec.word("output", "128"), "output", t);
-  ServeRandom rng(std::uint64_t(spec.non_negative_int("seed", 0)));
+  const auto seed = std::uint64_t(spec.non_negative_int("seed", 0));
   std::vector<ServeRequest> out;
-  double now = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    ServeRequest r;
-    r.id = i;
-    if (std::isfinite(rate)) now += rng.exponential(rate);
-    r.arrival = now;
-    r.prompt = prompt.draw(rng);
-    r.output = output.draw(rng);
-    out.push_back(r);
+  if (!dataset.empty()) {
+    for (const char* f : {"prompt", "output"})
+      if (spec.has(f)) spec_fail(t, f, "comes from the dataset file; leave it out with dataset=");
+    out = sample_dataset(read_serve_dataset(dataset), n, rate, seed);
+  } else {
+    LengthDistribution prompt = parse_length(spec.word("prompt", "128"), "prompt", t);
+    LengthDistribution output = parse_length(spec.word("output", "128"), "output", t);
+    ServeRandom rng(seed);
+    double at = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      ServeRequest r;
+      r.id = i;
+      if (std::isfinite(rate)) at += rng.exponential(rate);
+      r.arrival = at;
+      r.prompt = prompt.draw(rng);
+      r.output = output.draw(rng);
+      out.push_back(r);
+    }
   }
+  const double now = out.empty() ? 0 : out.back().arrival;
   // The simulated-time horizon (sim/engine/systemc.h): arrivals past it cannot be simulated.
   if (now > kMaxSimulatedSeconds)
     spec_fail(t, "rate", fmt::format("{} requests at {} requests/s arrive over {:.3g} s, beyond the engine's range of "
@@ -258,7 +181,9 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
   s.framework = spec.word("kernels", "");
   if (!s.framework.empty() && !FrameworkPasses::entries().count(s.framework))
     spec_fail(t, "kernels", fmt::format("'{}' is not one of {}", s.framework, join(FrameworkPasses::names())));
-  std::string trace = spec.word("trace", "");
+  std::string trace = spec.word("trace", ""), dataset = spec.word("dataset", "");
+  if (!trace.empty() && !dataset.empty())
+    spec_fail(t, "dataset", "give trace= (arrivals and lengths) or dataset= (lengths, arriving at rate=), not both");
   if (!trace.empty()) {
     for (const char* f : {"requests", "rate", "prompt", "output"})
       if (spec.has(f)) spec_fail(t, f, "comes from the trace file; leave it out with trace=");
@@ -266,7 +191,7 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
       spec_fail(t, "seed", "the requests come from the trace file; a seed only seeds the draft's acceptance draws");
     s.requests = read_serve_trace(trace);
   } else {
-    s.requests = draw_requests(spec);
+    s.requests = draw_requests(spec, dataset);
   }
   std::stable_sort(s.requests.begin(), s.requests.end(),
                    [](const ServeRequest& a, const ServeRequest& b) { return a.arrival < b.arrival; });
@@ -293,7 +218,7 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
   s.slo_e2el = slo_seconds(spec, "slo_e2el");
   s.seed = std::uint64_t(spec.non_negative_int("seed", 0));
   parse_serve_options(spec, s);
-  std::vector<std::string> valid = {"model", "requests", "rate", "prompt", "output", "seed", "trace", "batching",
+  std::vector<std::string> valid = {"model", "requests", "rate", "prompt", "output", "seed", "trace", "dataset", "batching",
                                     "max_batch", "max_tokens_per_step", "chunked_prefill", "block",
                                     "gpu_memory_utilization", "kv_blocks", "context_bucket", "reuse", "slo_ttft", "slo_tpot", "slo_e2el",
                                     "weights", "act", "kv", "kernels"};

@@ -2,7 +2,7 @@
 // The `serve` workload (docs/serving.md): requests arriving over time at serving engines on one
 // device or a system of devices. Shapes only: the requests (arrival, prompt and output tokens) and
 // the engines' settings; the scheduler loop that turns them into engine steps is app/serving_*.
-//   serve:model=M,requests=N,rate=R|inf,prompt=LEN,output=LEN,seed=S[,trace=FILE]
+//   serve:model=M,requests=N,rate=R|inf,prompt=LEN,output=LEN,seed=S[,trace=FILE|dataset=FILE]
 //         [,batching=continuous|static,max_batch=256,max_tokens_per_step=2048,chunked_prefill=true,
 //          block=16,gpu_memory_utilization=0.9,kv_blocks=,context_bucket=16,reuse=true|false|ops,slo_ttft=T,slo_tpot=T,slo_e2el=T (a time: 200ms),
 //          preemption=recompute|swap,swap_space=4GiB,
@@ -104,11 +104,6 @@ struct LengthDistribution {
 };
 // Parses LEN; a mistake is one line naming `field`.
 LengthDistribution parse_length(const std::string& text, const std::string& field, const std::string& spec);
-
-// Reads a trace: CSV (header `arrival_s,prompt_tokens,output_tokens`, then one request a line) or
-// JSONL (one object a line with those three keys). A malformed line is one error naming file:line
-// and the field.
-std::vector<ServeRequest> read_serve_trace(const std::string& path);
 
 ServeSpec parse_serve_spec(const WorkloadSpec& spec);
 

@@ -17,7 +17,7 @@ Workload build_serve(const WorkloadSpec& spec) {
 HWSIM_REGISTER_WORKLOAD("serve",
                         "requests over time on one serving engine (docs/serving.md): model=, requests=100, "
                         "rate=inf|R (Poisson, requests/s), prompt=128, output=128 (N, uniform:A..B or "
-                        "normal:MEAN/STD/MIN..MAX), seed=0, or trace=FILE (CSV/JSONL); batching=continuous|static, "
+                        "normal:MEAN/STD/MIN..MAX), seed=0, or trace=FILE (CSV/JSONL), or dataset=FILE (lengths sampled at rate=); batching=continuous|static, "
                         "max_batch=256, max_tokens_per_step=2048, chunked_prefill=true, block=16, "
                         "gpu_memory_utilization=0.9, kv_blocks=, context_bucket=16, reuse=true|false|ops, slo_ttft=, "
                         "slo_tpot=, slo_e2el= (times: 200ms); preemption=recompute|swap, swap_space=; speculation draft=MODEL, k=, accept=, "

@@ -1,0 +1,141 @@
+#include "workloads/serve/request_files.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <fstream>
+
+#include "sim/error.h"
+#include "sim/input_file.h"
+
+namespace hwsim {
+namespace {
+
+constexpr std::array<const char*, 3> kFields = {"arrival_s", "prompt_tokens", "output_tokens"};
+
+[[noreturn]] void file_fail(const std::string& path, std::size_t line, const std::string& field,
+                            const std::string& what) {
+  workload_error(fmt::format("{}:{}: {}: {}", path, line, field, what));
+}
+
+// The value after "KEY": in a flat JSON object line (numbers only); "" when the key is absent.
+std::string json_value(const std::string& text, const std::string& key, const std::string& path, std::size_t line) {
+  auto at = text.find("\"" + key + "\"");
+  if (at == std::string::npos) return {};
+  auto colon = text.find(':', at);
+  if (colon == std::string::npos) file_fail(path, line, key, "no ':' after the key");
+  auto end = text.find_first_of(",}", colon + 1);
+  std::string v = text.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
+  v.erase(0, v.find_first_not_of(" \t"));
+  v.erase(v.find_last_not_of(" \t\r") + 1);
+  return v;
+}
+
+std::vector<std::string> csv_cells(const std::string& text) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  for (;;) {
+    auto comma = text.find(',', start);
+    std::string c = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    c.erase(0, c.find_first_not_of(" \t"));
+    c.erase(c.find_last_not_of(" \t") + 1);
+    cells.push_back(c);
+    if (comma == std::string::npos) return cells;
+    start = comma + 1;
+  }
+}
+
+double file_number(const std::string& v, const std::string& path, std::size_t line, const std::string& field,
+                   bool whole_number) {
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(v, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != v.size() || !std::isfinite(x))
+    file_fail(path, line, field, fmt::format("'{}' is not a number", v));
+  if (whole_number && (x < 1 || x != std::floor(x) || x > 1e9))
+    file_fail(path, line, field, fmt::format("'{}' is not a positive whole number of tokens", v));
+  if (!whole_number && x < 0) file_fail(path, line, field, fmt::format("'{}' is negative (seconds from the start)", v));
+  return x;
+}
+
+// Each request line's fields (kFields order; arrival "" when not needed).
+std::vector<ServeRequest> read_requests(const std::string& path, bool arrivals, const char* what) {
+  check_input_file(path, what);  // a regular file of bounded size (sim/input_file.h)
+  std::ifstream in(path);
+  if (!in) workload_error(fmt::format("{} '{}': cannot be read", what, path));
+  const std::size_t first = arrivals ? 0 : 1;  // the fields needed: arrival_s only for a trace
+  const std::string needed = arrivals ? "arrival_s, prompt_tokens and output_tokens" : "prompt_tokens and output_tokens";
+  std::vector<ServeRequest> out;
+  std::array<int, 3> column = {-1, -1, -1};  // a CSV's column of each field
+  bool header = false;
+  std::string text;
+  for (std::size_t line = 1; std::getline(in, text); ++line) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    auto lead = text.find_first_not_of(" \t");
+    if (lead == std::string::npos || text[lead] == '#') continue;
+    std::array<std::string, 3> v;
+    if (text[lead] == '{') {
+      for (std::size_t i = first; i < 3; ++i)
+        if ((v[i] = json_value(text, kFields[i], path, line)).empty()) file_fail(path, line, kFields[i], "missing");
+    } else {
+      std::vector<std::string> cells = csv_cells(text);
+      if (!header) {
+        for (std::size_t c = 0; c < cells.size(); ++c)
+          for (std::size_t i = 0; i < 3; ++i)
+            if (cells[c] == kFields[i]) column[i] = int(c);
+        for (std::size_t i = first; i < 3; ++i)
+          if (column[i] < 0) file_fail(path, line, "header", fmt::format("a CSV {} starts with a header naming {}", what, needed));
+        header = true;
+        continue;
+      }
+      for (std::size_t i = first; i < 3; ++i) {
+        if (std::size_t(column[i]) >= cells.size())
+          file_fail(path, line, kFields[i], fmt::format("missing ({} fields, the header has more)", cells.size()));
+        v[i] = cells[std::size_t(column[i])];
+      }
+    }
+    ServeRequest r;
+    r.id = std::int64_t(out.size());
+    r.arrival = arrivals ? file_number(v[0], path, line, kFields[0], false) : 0;
+    r.prompt = std::int64_t(file_number(v[1], path, line, kFields[1], true));
+    r.output = std::int64_t(file_number(v[2], path, line, kFields[2], true));
+    out.push_back(r);
+  }
+  if (out.empty()) workload_error(fmt::format("{} '{}': no requests", what, path));
+  return out;
+}
+
+}  // namespace
+
+std::vector<ServeRequest> read_serve_trace(const std::string& path) { return read_requests(path, true, "trace"); }
+
+std::vector<ServeRequest> read_serve_dataset(const std::string& path) { return read_requests(path, false, "dataset"); }
+
+std::vector<ServeRequest> sample_dataset(const std::vector<ServeRequest>& pairs, std::int64_t n, double rate,
+                                         std::uint64_t seed) {
+  ServeRandom rng(seed);
+  std::vector<std::size_t> order;
+  std::vector<ServeRequest> out;
+  double now = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (order.empty()) {  // a fresh shuffle (Fisher–Yates), taken from the back
+      for (std::size_t k = pairs.size(); k-- > 0;) order.push_back(k);
+      for (std::size_t k = order.size(); k > 1; --k)
+        std::swap(order[k - 1], order[std::size_t(rng.uniform_int(0, std::int64_t(k) - 1))]);
+    }
+    ServeRequest r = pairs[order.back()];
+    order.pop_back();
+    r.id = i;
+    if (std::isfinite(rate)) now += rng.exponential(rate);
+    r.arrival = now;
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace hwsim
