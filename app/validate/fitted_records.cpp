@@ -3,7 +3,9 @@
 #include <toml++/toml.h>
 
 #include "app/validate/validate.h"
+#include "sim/config/toml_text.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace hwsim {
 namespace {
@@ -38,12 +40,8 @@ std::string FittedRecords::fitted(const Measurement& m, const std::string& file)
 }
 
 FittedRecords FittedRecords::load(const std::string& path) {
-  toml::table table;
-  try {
-    table = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    config_error(fmt::format("{}:{}: TOML syntax error: {}", path, e.source().begin.line, e.description()));
-  }
+  // Read and parsed as every configuration file is (sim/input_file.h, sim/config/toml_text.h).
+  toml::table table = parse_toml_text(read_input_file(path, "fitted-records file"), path, ExitCode::config);
   FittedRecords out;
   const toml::array* list = table["fitted"].as_array();
   if (!list) config_error(path + ": expected [[fitted]] tables (parameter, file, kind, match)");

@@ -10,6 +10,9 @@
 
 namespace hwsim {
 
+// The shortest time a record may hold: a picosecond, far below any kernel or step measured.
+constexpr double kMinMeasuredSeconds = 1e-12;
+
 std::map<std::string, MeasurementAdapter>& MeasurementKinds::adapters() {
   static std::map<std::string, MeasurementAdapter> map;
   return map;
@@ -87,9 +90,13 @@ std::vector<Measurement> read_measurements(const std::string& path) {
     m.fields = std::move(record);
     m.line = number;
     m.file = path;
-    // A measured time is positive: 0 or a negative one would make every error percentage nonsense.
+    // A measured time is positive: 0 or a negative one would make every error percentage nonsense,
+    // and one below a picosecond (5e-324 s) is no measurement (its error prints as inf %).
     if (auto s = record_number(m, "seconds")) {
       if (!(*s > 0)) record_fail(m, "seconds", fmt::format("{:.6g} is not a positive time in seconds", *s));
+      if (*s < kMinMeasuredSeconds)
+        record_fail(m, "seconds", fmt::format("{:.6g} s is below any measurable time (at least {:g} s)", *s,
+                                              kMinMeasuredSeconds));
       m.seconds = *s;
     }
     out.push_back(std::move(m));

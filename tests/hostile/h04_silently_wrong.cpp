@@ -101,3 +101,43 @@ TEST_CASE("hostile wrong, serve dataset file: a CSV without the length columns, 
   write_input(dir, "z.csv", "prompt_tokens,output_tokens\n16,16\n16,0\n");
   refused(dir, "--chip h100 -w serve:model=llama3_8b,dataset={dir}/z.csv -q", 4, "z.csv:3: output_tokens");
 }
+
+TEST_CASE("hostile bound, serve trace file: more than 10^6 requests is refused at its line, not read into gigabytes") {
+  auto dir = case_dir();
+  std::string rows = "arrival_s,prompt_tokens,output_tokens\n";
+  rows.reserve(rows.size() + 6 * 1'000'001);
+  for (int i = 0; i <= 1'000'000; ++i) rows += "0,1,1\n";
+  write_input(dir, "big.csv", rows);
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/big.csv -q", 4,
+          "big.csv:1000002: line: more than 1000000 requests");
+}
+
+TEST_CASE("hostile bound, workload spec: 2^32 heads and head_dim are refused by name, not an overflow to 'KV cache 0 B'") {
+  refused("--chip h100 -w decode:model=llama3_8b,heads=4294967296,kv_heads=4294967296,head_dim=4294967296,context=16 -q",
+          4, "heads 4294967296 is beyond any model hwsim runs (at most 4096");
+}
+
+TEST_CASE("hostile bound, LLM model file: 50,000 layers in a file meet the spec's 4,096-layer cap") {
+  auto dir = case_dir();
+  std::string model = hwsim::test::read_text(std::string(HWSIM_SOURCE_DIR) + "/workloads/llm/models/gpt2.toml");
+  auto at = model.find("\nlayers = ");
+  REQUIRE(at != std::string::npos);
+  model.replace(at, model.find('\n', at + 1) - at, "\nlayers = 50000");
+  write_input(dir, "deep.toml", model);
+  refused(dir, "--chip h100 -w decode:model={dir}/deep.toml,context=16 -q", 4,
+          "layers 50000 is beyond any model hwsim runs (at most 4096");
+}
+
+TEST_CASE("hostile wrong, validate record: a 5e-324 s measured time is refused, not printed as an inf % error") {
+  auto dir = case_dir();
+  write_input(dir, "m.jsonl", "{\"kind\": \"gemm\", \"M\": 64, \"N\": 64, \"K\": 64, \"dtype\": \"bf16\", \"seconds\": 5e-324}\n");
+  refused(dir, "validate {dir}/m.jsonl --chip h100 --csv {dir}/rows.csv", 5,
+          "m.jsonl:1: seconds: 4.94066e-324 s is below any measurable time (at least 1e-12 s)");
+}
+
+TEST_CASE("hostile leftovers: --max-memory takes 1 EiB as documented; an unreadable model file is an I/O error (5)") {
+  hwsim::test::CliRun r = hwsim::test::run_hwsim("--chip h100 -w gemm:M=64,N=64,K=64 -q --max-memory 1EiB");
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  refused("--chip h100 -w decode:model=/nonexistent/m.toml,context=16 -q", 5, "cannot read model file");
+}

@@ -31,12 +31,45 @@ std::string choice(const std::string& value, const std::vector<std::string>& val
   return value;
 }
 
+// Fields that multiply a step's kernels without (much) memory get bounds of their own, so a spec or a
+// model file cannot make a run endless: 16x the deepest model shipped, 16x the most experts of a public MoE
+// (DeepSeek-V3: 256), 128x Llama 3.1's context.
+constexpr std::int64_t kMaxLayers = 4096, kMaxExperts = 4096, kMaxContext = std::int64_t(1) << 24;
+
+// The widest a model's dimensions may be: about 16x the widest shipped model's (hidden 16,384,
+// 128 heads, head_dim 576, ffn 53,248, vocab 256,000), so a model's sizes and their products
+// (KV bytes per token, a layer's weights, a step's FLOPs) stay far inside 64-bit arithmetic.
+struct WidthBound {
+  const char* name;
+  std::int64_t ModelArchitecture::*field;
+  std::int64_t max;
+};
+constexpr WidthBound kWidthBounds[] = {{"hidden", &ModelArchitecture::hidden, std::int64_t(1) << 18},
+                                       {"heads", &ModelArchitecture::heads, 4096},
+                                       {"kv_heads", &ModelArchitecture::kv_heads, 4096},
+                                       {"head_dim", &ModelArchitecture::head_dim, 8192},
+                                       {"ffn", &ModelArchitecture::ffn, std::int64_t(1) << 20},
+                                       {"dense_ffn", &ModelArchitecture::dense_ffn, std::int64_t(1) << 20},
+                                       {"vocab", &ModelArchitecture::vocab, std::int64_t(1) << 22},
+                                       {"kv_lora_rank", &ModelArchitecture::kv_lora_rank, std::int64_t(1) << 18},
+                                       {"q_lora_rank", &ModelArchitecture::q_lora_rank, std::int64_t(1) << 18},
+                                       {"v_head_dim", &ModelArchitecture::v_head_dim, 8192},
+                                       {"shared_experts", &ModelArchitecture::shared_experts, 4096},
+                                       {"layers", &ModelArchitecture::layers, kMaxLayers},
+                                       {"dense_layers", &ModelArchitecture::dense_layers, kMaxLayers},
+                                       {"experts", &ModelArchitecture::experts, kMaxExperts},
+                                       {"max_context", &ModelArchitecture::max_context, kMaxContext}};
+
 // Cross-field rules, shared by files and overrides; `context` prefixes the error line.
 void check_consistent(const ModelArchitecture& a, const std::string& context) {
   auto bad = [&](const std::string& what) { workload_error(fmt::format("{}: {}", context, what)); };
   if (a.layers < 1 || a.hidden < 1 || a.heads < 1 || a.kv_heads < 1 || a.head_dim < 1 || a.ffn < 1 ||
       a.vocab < 1 || a.experts < 1 || a.top_k < 1 || a.max_context < 1)
     bad("layers, hidden, heads, kv_heads, head_dim, ffn, vocab, experts, top_k and max_context must be >= 1");
+  for (const WidthBound& w : kWidthBounds)
+    if (a.*w.field > w.max)
+      bad(fmt::format("{} {} is beyond any model hwsim runs (at most {}, about 16x the largest shipped)", w.name,
+                      a.*w.field, w.max));
   if (a.window < 0) bad(fmt::format("window {} is negative (0 = full attention)", a.window));
   if (a.heads % a.kv_heads != 0) bad(fmt::format("heads {} is not a multiple of kv_heads {}", a.heads, a.kv_heads));
   if (a.top_k > a.experts) bad(fmt::format("top_k {} exceeds experts {}", a.top_k, a.experts));
@@ -178,10 +211,6 @@ ModelArchitecture load_architecture(const std::string& name) {
   return a;
 }
 
-// Fields that multiply a step's kernels without (much) memory get bounds of their own, so a spec
-// cannot make a run endless: 16x the deepest model shipped, 16x the most experts of a public MoE
-// (DeepSeek-V3: 256), 128x Llama 3.1's context.
-constexpr std::int64_t kMaxLayers = 4096, kMaxExperts = 4096, kMaxContext = std::int64_t(1) << 24;
 
 ModelArchitecture with_overrides(ModelArchitecture a, const WorkloadSpec& spec) {
   auto ctx = [&](const std::string& key) { return fmt::format("workload '{}': {}", spec.text(), key); };
@@ -219,8 +248,8 @@ ModelArchitecture spec_architecture(const WorkloadSpec& spec) {
   ModelArchitecture arch;
   try {
     arch = load_architecture(model);
-  } catch (const UserError& e) {
-    fail(e.what());
+  } catch (const UserError& e) {  // its own exit code: an unreadable file is an I/O error (5), not a bad spec
+    throw UserError(e.code(), fmt::format("workload '{}': {}", spec.text(), e.what()));
   }
   return with_overrides(arch, spec);
 }

@@ -13,6 +13,8 @@ namespace hwsim {
 namespace {
 
 constexpr std::array<const char*, 3> kFields = {"arrival_s", "prompt_tokens", "output_tokens"};
+// At most this many requests in a file, as requests= allows (each is simulated).
+constexpr std::size_t kMaxFileRequests = 1'000'000;
 
 [[noreturn]] void file_fail(const std::string& path, std::size_t line, const std::string& field,
                             const std::string& what) {
@@ -99,6 +101,9 @@ std::vector<ServeRequest> read_requests(const std::string& path, bool arrivals, 
         v[i] = cells[std::size_t(column[i])];
       }
     }
+    if (out.size() == kMaxFileRequests)
+      file_fail(path, line, "line", fmt::format("more than {} requests (the most a serve run takes, as requests=): "
+                                                "split the file", kMaxFileRequests));
     ServeRequest r;
     r.id = std::int64_t(out.size());
     r.arrival = arrivals ? file_number(v[0], path, line, kFields[0], false) : 0;

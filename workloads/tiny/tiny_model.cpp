@@ -6,8 +6,10 @@
 #include <map>
 #include <toml++/toml.h>
 
+#include "sim/config/toml_text.h"
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace hwsim {
 namespace fs = std::filesystem;
@@ -22,15 +24,29 @@ const std::vector<std::string> kLayerKeys = {"name", "op", "input", "inputs", "f
   workload_error(line > 0 ? fmt::format("{}:{}: {}", path, line, what) : fmt::format("{}: {}", path, what));
 }
 
+// A layer's and the input's sizes: far beyond any microcontroller model, far below what overflows
+// the shape arithmetic (a 65,536² image of 65,536 channels still fits in 64 bits).
+constexpr std::int64_t kMaxDimension = 65536;
+
+// A whole number in [lo, kMaxDimension] at `n`.
+std::int64_t dimension(const toml::node& n, const std::string& path, const std::string& key, std::int64_t lo) {
+  int line = int(n.source().begin.line);
+  if (!n.is_integer()) fail(path, line, key + ": expected a whole number");
+  std::int64_t v = n.as_integer()->get();
+  if (v < lo || v > kMaxDimension)
+    fail(path, line, fmt::format("{}: {} is out of range (a whole number from {} to {})", key, v, lo, kMaxDimension));
+  return v;
+}
+
 // [h, w] or a single whole number for both.
 void pair(const toml::node& n, const std::string& path, const std::string& key, std::int64_t& h, std::int64_t& w) {
   int line = int(n.source().begin.line);
-  if (n.is_integer()) { h = w = n.as_integer()->get(); return; }
+  if (n.is_integer()) { h = w = dimension(n, path, key, 1); return; }
   const toml::array* a = n.as_array();
   if (!a || a->size() != 2 || !(*a)[0].is_integer() || !(*a)[1].is_integer())
     fail(path, line, key + ": expected [height, width] or one whole number");
-  h = (*a)[0].as_integer()->get();
-  w = (*a)[1].as_integer()->get();
+  h = dimension((*a)[0], path, key + "[0]", 1);
+  w = dimension((*a)[1], path, key + "[1]", 1);
 }
 
 TinyLayer parse_layer(const toml::table& t, const std::string& path) {
@@ -54,8 +70,9 @@ TinyLayer parse_layer(const toml::table& t, const std::string& path) {
   if (const toml::node* n = t.get("input")) l.inputs.push_back(n->value_or(std::string()));
   if (const toml::array* a = t.get_as<toml::array>("inputs"))
     for (const auto& e : *a) l.inputs.push_back(e.value_or(std::string()));
-  l.filters = t["filters"].value_or(t["units"].value_or(std::int64_t(0)));
-  l.multiplier = t["multiplier"].value_or(std::int64_t(1));
+  for (const char* key : {"filters", "units"})
+    if (const toml::node* n = t.get(key)) l.filters = dimension(*n, path, key, 1);
+  if (const toml::node* n = t.get("multiplier")) l.multiplier = dimension(*n, path, "multiplier", 1);
   if (const toml::node* n = t.get("kernel")) pair(*n, path, "kernel", l.kernel_h, l.kernel_w);
   if (const toml::node* n = t.get("pool")) pair(*n, path, "pool", l.kernel_h, l.kernel_w);
   bool pool = l.op == "avgpool" || l.op == "maxpool";
@@ -89,21 +106,21 @@ TinyModel load_tiny_model(const std::string& name) {
   if (std::find(known.begin(), known.end(), name) == known.end())
     workload_error(fmt::format("tiny model '{}' unknown{}; known: {} (files in {})", name, did_you_mean(name, known),
                                known.empty() ? "none" : join(known), tiny_model_folder()));
+  return load_tiny_model_file((fs::path(tiny_model_folder()) / (name + ".toml")).string(), name);
+}
+
+TinyModel load_tiny_model_file(const std::string& path, const std::string& name) {
   TinyModel m;
   m.name = name;
-  m.path = (fs::path(tiny_model_folder()) / (name + ".toml")).string();
-  toml::table table;
-  try {
-    table = toml::parse_file(m.path);
-  } catch (const toml::parse_error& e) {
-    fail(m.path, int(e.source().begin.line), "TOML syntax error: " + std::string(e.description()));
-  }
+  m.path = path;
+  // Read as every input file is (a regular file, bounded), parsed with the chip files' nesting guard.
+  toml::table table = parse_toml_text(read_input_file(m.path, "tiny model file"), m.path, ExitCode::workload);
   m.description = table["description"].value_or(std::string());
   const toml::array* input = table.get_as<toml::array>("input");
   if (!input || input->size() != 3) fail(m.path, 0, "input: expected [height, width, channels]");
-  m.in_h = (*input)[0].value_or(std::int64_t(0));
-  m.in_w = (*input)[1].value_or(std::int64_t(0));
-  m.in_c = (*input)[2].value_or(std::int64_t(0));
+  m.in_h = dimension((*input)[0], m.path, "input[0]", 1);
+  m.in_w = dimension((*input)[1], m.path, "input[1]", 1);
+  m.in_c = dimension((*input)[2], m.path, "input[2]", 1);
   const toml::array* layers = table.get_as<toml::array>("layer");
   if (!layers || layers->empty()) fail(m.path, 0, "no [[layer]] tables");
   for (const auto& node : *layers) {

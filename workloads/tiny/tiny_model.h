@@ -32,6 +32,10 @@ std::string tiny_model_folder();
 std::vector<std::string> tiny_model_names();
 // Throws UserError(workload) with file:line for a malformed file.
 TinyModel load_tiny_model(const std::string& name);
+// The model in the file at `path` (what load_tiny_model reads from the folder): read as every
+// input file is (a regular file within 64 MiB), TOML nesting bounded, every size a whole number in
+// [1, 65536].
+TinyModel load_tiny_model_file(const std::string& path, const std::string& name);
 // Throws UserError(workload) for a layer whose shape is impossible (a kernel larger than its input).
 OpGraph build_tiny_graph(const TinyModel& model, std::int64_t batch);
 
