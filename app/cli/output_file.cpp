@@ -7,8 +7,11 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <csignal>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 #include "sim/error.h"
 #include "sim/input_file.h"
@@ -18,6 +21,95 @@ namespace hwsim {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The temporaries and kept files of the outputs being written, removed by a TERM, INT or HUP
+// handler (unlink is async-signal-safe) before the signal ends the process as it would have. A
+// KILL cannot be caught: the next run writing the same path removes what a dead run left
+// (remove_stale_temporaries).
+class StagedFiles {
+ public:
+  static void add(const std::string& path) {
+    for (std::size_t i = 0; i < kSlots; ++i)
+      if (!used_[i] && path.size() < kPathBytes) {
+        std::memcpy(paths_[i], path.c_str(), path.size() + 1);
+        used_[i] = 1;
+        return;
+      }
+  }
+  static void remove(const std::string& path) {
+    for (std::size_t i = 0; i < kSlots; ++i)
+      if (used_[i] && path == paths_[i]) used_[i] = 0;
+  }
+  static void install_handlers() {
+    static bool installed = false;
+    if (installed) return;
+    installed = true;
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;  // an ignored one stays ignored
+      struct sigaction act {};
+      act.sa_handler = &StagedFiles::on_signal;
+      ::sigemptyset(&act.sa_mask);
+      ::sigaction(sig, &act, nullptr);
+    }
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 64, kPathBytes = 4096;
+  static void on_signal(int sig) {
+    for (std::size_t i = 0; i < kSlots; ++i)
+      if (used_[i]) ::unlink(paths_[i]);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+  }
+  static inline char paths_[kSlots][kPathBytes] = {};
+  static inline volatile std::sig_atomic_t used_[kSlots] = {};
+};
+
+// Removes `path`.tmpPID and `path`.oldPID files of processes that no longer exist (a run killed
+// while writing `path`); a live process's, or one whose PID was reused, stays.
+void remove_stale_temporaries(const std::string& path) {
+  std::error_code ec;
+  fs::path target = fs::absolute(path, ec);
+  const std::string name = target.filename().string();
+  for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
+    const std::string other = entry.path().filename().string();
+    if (other.size() <= name.size() + 4 || other.compare(0, name.size(), name) != 0) continue;
+    const std::string suffix = other.substr(name.size());
+    if (suffix.rfind(".tmp", 0) != 0 && suffix.rfind(".old", 0) != 0) continue;
+    const std::string digits = suffix.substr(4);
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto pid = pid_t(std::stol(digits));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    // A kept previous file is the only copy when the run died between moving it aside and
+    // placing the new one: it goes back.
+    if (suffix[1] == 'o' && !fs::exists(target, ec)) fs::rename(entry.path(), target, ec);
+    else fs::remove(entry.path(), ec);
+  }
+}
+
+bool system_path(const std::string& path) { return path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0; }
+
+// A symbolic link (outside /dev and /proc) to a regular file, or to a new file in an existing
+// folder, is written as that file: whole or not at all, the link kept. Anything else is itself.
+std::string resolved_destination(const std::string& path) {
+  struct stat st {};
+  if (path == "-" || system_path(path) || ::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  std::error_code ec;
+  fs::path target = fs::absolute(path, ec);
+  for (int hop = 0; hop < 40 && fs::is_symlink(fs::symlink_status(target, ec)); ++hop) {  // a dangling link too
+    fs::path next = fs::read_symlink(target, ec);
+    if (ec) return path;
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  if (fs::is_symlink(fs::symlink_status(target, ec))) return path;  // a loop: written through, as before
+  target = fs::weakly_canonical(target, ec);
+  if (ec || system_path(target.string())) return path;
+  struct stat t {};
+  bool regular = ::stat(target.c_str(), &t) == 0 ? S_ISREG(t.st_mode) : fs::is_directory(target.parent_path(), ec);
+  return regular ? target.string() : path;
+}
+
 // An existing path that is not a plain regular file (lstat: a symbolic link counts as special).
 bool is_special_file(const std::string& path) {
   struct stat st {};
@@ -28,18 +120,27 @@ using Writer = std::function<void(std::ostream&)>;
 
 // Opens a destination that is written through (a pipe, a device, a link); /dev/ and /proc/ append.
 std::ofstream open_through(const std::string& path) {
-  bool system_path = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
-  std::ofstream out(path, std::ios::binary | (system_path ? std::ios::app : std::ios::out | std::ios::trunc));
+  std::ofstream out(path, std::ios::binary | (system_path(path) ? std::ios::app : std::ios::out | std::ios::trunc));
   if (!out) io_error(fmt::format("{}: cannot write output file", shorten(path)));
   return out;
 }
 
-// Copies a staged temporary to `out` (a written-through destination or standard output).
+// Copies a staged temporary to `out` (a written-through destination or standard output), chunk
+// by chunk: a stream insertion of the whole buffer reports nothing when only part of it was
+// written (a full disk), and the file was left truncated with exit 0.
 void copy_staged(const std::string& temporary, std::ostream& out, const std::string& name) {
   std::ifstream in(temporary, std::ios::binary);
   if (!in) io_error(fmt::format("{}: cannot read back the staged output", shorten(name)));
-  if (in.peek() != std::char_traits<char>::eof()) out << in.rdbuf();  // an empty one inserts nothing
-  if (!out.flush()) io_error(fmt::format("{}: write failed", shorten(name)));
+  errno = 0;
+  std::vector<char> chunk(std::size_t(1) << 16);
+  while (in) {
+    in.read(chunk.data(), std::streamsize(chunk.size()));
+    const std::streamsize n = in.gcount();
+    if (n > 0 && !out.write(chunk.data(), n))
+      io_error(fmt::format("{}: write failed: {}", shorten(name), errno ? std::strerror(errno) : "short write"));
+  }
+  if (in.bad()) io_error(fmt::format("{}: cannot read back the staged output", shorten(name)));
+  if (!out.flush()) io_error(fmt::format("{}: write failed: {}", shorten(name), errno ? std::strerror(errno) : "flush"));
 }
 
 // Streams `write` into a new temporary file `temporary`; removes it and rethrows on any failure.
@@ -53,17 +154,20 @@ void write_temporary(const std::string& temporary, const std::string& path, cons
     std::remove(temporary.c_str());
     throw;
   }
-  if (!out.flush()) {
-    out.close();
+  out.close();  // the last bytes reach the file here: a full disk shows now
+  if (out.fail()) {
     std::remove(temporary.c_str());
-    io_error(fmt::format("{}: write failed", shorten(path)));
+    io_error(fmt::format("{}: write failed: {}", shorten(path), errno ? std::strerror(errno) : "close"));
   }
 }
 
 // Where an output is staged: beside a regular file (renamed into place later), else in the
 // system's temporary folder (copied through later).
 std::string staging_path(const std::string& path, std::size_t index) {
-  if (!is_stdout_path(path) && !is_special_file(path)) return fmt::format("{}.tmp{}", path, ::getpid());
+  if (!is_stdout_path(path) && !is_special_file(path)) {
+    remove_stale_temporaries(path);
+    return fmt::format("{}.tmp{}", path, ::getpid());
+  }
   std::error_code ec;
   fs::path folder = fs::temp_directory_path(ec);
   if (ec) folder = "/tmp";
@@ -74,6 +178,20 @@ void rename_into_place(const std::string& temporary, const std::string& path) {
   std::error_code ec;
   fs::rename(temporary, path, ec);
   if (ec) io_error(fmt::format("{}: cannot write output file: {}", shorten(path), ec.message()));
+}
+
+// A regular file about to be replaced keeps its content under a second name (a hard link, else a
+// rename) until every output of the run is written, so a failing later output puts it back
+// instead of leaving the user without it. "" when there is nothing to keep.
+std::string keep_previous(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  std::string kept = fmt::format("{}.old{}", path, ::getpid());
+  std::remove(kept.c_str());
+  if (::link(path.c_str(), kept.c_str()) != 0 && std::rename(path.c_str(), kept.c_str()) != 0)
+    io_error(fmt::format("{}: cannot keep the previous file while writing: {}", shorten(path), std::strerror(errno)));
+  StagedFiles::add(kept);
+  return kept;
 }
 
 // What names one destination: stdout, the file an existing path is (device and inode), or the
@@ -101,7 +219,8 @@ void write_output_with(const std::string& path, const OutputWriter& write) {
 
 void OutputSet::add(std::string option, std::string path, OutputWriter write) {
   if (path.empty()) return;
-  outputs_.push_back({std::move(option), std::move(path), std::move(write)});
+  std::string target = resolved_destination(path);
+  outputs_.push_back({std::move(option), std::move(path), std::move(target), std::move(write)});
 }
 
 void OutputSet::add(std::string option, std::string path, std::function<std::string()> content) {
@@ -127,8 +246,8 @@ void OutputSet::check() const {
     std::error_code ec;
     if (fs::is_directory(o.path, ec))
       io_error(fmt::format("{} {}: cannot write output file: it is a folder", o.option, shorten(o.path)));
-    if (is_special_file(o.path)) continue;
-    fs::path folder = fs::absolute(o.path, ec).parent_path();
+    if (is_special_file(o.target)) continue;
+    fs::path folder = fs::absolute(o.target, ec).parent_path();
     if (!fs::is_directory(folder, ec))
       io_error(fmt::format("{} {}: cannot write output file: no folder {}", o.option, shorten(o.path),
                            shorten(folder.string())));
@@ -137,36 +256,49 @@ void OutputSet::check() const {
 
 void OutputSet::write() const {
   check();
+  StagedFiles::install_handlers();
   std::vector<std::string> staged;  // one temporary per output, "" once renamed into place
-  std::vector<std::string> placed;  // regular files renamed into place, removed again on a failure
+  struct Placed {
+    std::string path, previous;  // previous: the replaced file's content kept aside ("" if none)
+  };
+  std::vector<Placed> placed;  // regular files renamed into place: undone on a failure
   auto remove_staged = [&] {
     for (const auto& t : staged)
-      if (!t.empty()) std::remove(t.c_str());
+      if (!t.empty()) std::remove(t.c_str()), StagedFiles::remove(t);
   };
   try {
     for (std::size_t i = 0; i < outputs_.size(); ++i) {
-      staged.push_back(staging_path(outputs_[i].path, i));
-      write_temporary(staged.back(), outputs_[i].path, outputs_[i].write);
+      staged.push_back(staging_path(outputs_[i].target, i));
+      StagedFiles::add(staged.back());
+      write_temporary(staged.back(), outputs_[i].target, outputs_[i].write);
     }
     for (std::size_t i = 0; i < outputs_.size(); ++i)
-      if (!is_stdout_path(outputs_[i].path) && !is_special_file(outputs_[i].path)) {
-        rename_into_place(staged[i], outputs_[i].path);
+      if (!is_stdout_path(outputs_[i].target) && !is_special_file(outputs_[i].target)) {
+        placed.push_back({outputs_[i].target, keep_previous(outputs_[i].target)});
+        rename_into_place(staged[i], outputs_[i].target);
+        StagedFiles::remove(staged[i]);
         staged[i].clear();
-        placed.push_back(outputs_[i].path);
       }
     for (std::size_t i = 0; i < outputs_.size(); ++i)
-      if (!staged[i].empty() && !is_stdout_path(outputs_[i].path)) {
-        std::ofstream out = open_through(outputs_[i].path);
-        copy_staged(staged[i], out, outputs_[i].path);
+      if (!staged[i].empty() && !is_stdout_path(outputs_[i].target)) {
+        std::ofstream out = open_through(outputs_[i].target);
+        copy_staged(staged[i], out, outputs_[i].target);
+        out.close();
+        if (out.fail()) io_error(fmt::format("{}: write failed: {}", shorten(outputs_[i].target), std::strerror(errno)));
       }
     for (std::size_t i = 0; i < outputs_.size(); ++i)
-      if (is_stdout_path(outputs_[i].path)) copy_staged(staged[i], std::cout, "standard output");
+      if (is_stdout_path(outputs_[i].target)) copy_staged(staged[i], std::cout, "standard output");
   } catch (...) {
     remove_staged();
-    for (const auto& p : placed) std::remove(p.c_str());
+    for (auto it = placed.rbegin(); it != placed.rend(); ++it) {  // each file as it was before the run
+      if (it->previous.empty()) std::remove(it->path.c_str());
+      else std::rename(it->previous.c_str(), it->path.c_str()), StagedFiles::remove(it->previous);
+    }
     throw;
   }
   remove_staged();
+  for (const auto& p : placed)
+    if (!p.previous.empty()) std::remove(p.previous.c_str()), StagedFiles::remove(p.previous);
 }
 
 }  // namespace hwsim

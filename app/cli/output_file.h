@@ -1,9 +1,11 @@
 #pragma once
 // Writing output files (--json, --trace, --csv, --html, --svg, --dump BUF=FILE):
 //  - "-" writes to standard output;
+//  - a symbolic link to a regular file (or to a new file in an existing folder) is written as that
+//    file, whole or not at all, the link kept;
 //  - an existing path that is not a plain regular file (a pipe, a FIFO, a device, a symbolic link
 //    such as /dev/stdout) is opened and written through: renaming over it would replace the pipe
-//    or the link. Under /dev/ and /proc/ it is opened for appending (so `--json /dev/stdout >
+//    or the link. A failed write through it is an error (exit 5), never a silent truncation. Under /dev/ and /proc/ it is opened for appending (so `--json /dev/stdout >
 //    FILE` does not truncate what the shell's redirection already holds), elsewhere truncated;
 //  - anything else (a new path, a regular file) is written whole or not at all: content goes to a
 //    temporary beside `path`, renamed into place only when complete, so a failure leaves no
@@ -37,7 +39,10 @@ inline void write_file_atomically(const std::string& path, const std::string& co
 //  - write() streams every content to a temporary (beside a regular file's path; in the system's
 //    temporary folder for a pipe, a device or standard output) and only when all are complete
 //    renames the regular files into place, then copies the others through, standard output last
-//    (they cannot be taken back). Any failure removes every temporary and the run leaves no file.
+//    (they cannot be taken back). Any failure removes every temporary and puts back every file
+//    the run replaced (kept aside until all outputs are written); a file the run created goes.
+//    A TERM, INT or HUP while writing removes the temporaries; what a killed run left beside a
+//    path is removed by the next run writing that path.
 class OutputSet {
  public:
   void add(std::string option, std::string path, OutputWriter write);
@@ -49,6 +54,7 @@ class OutputSet {
  private:
   struct Output {
     std::string option, path;
+    std::string target;  // what is written: `path`, or the regular file a symbolic link names
     OutputWriter write;
   };
   std::vector<Output> outputs_;
