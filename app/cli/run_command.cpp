@@ -43,11 +43,10 @@ JsonDetail json_detail(const RunOptions& options, const Workload& workload) {
   return workload.steps.size() > 1 || workload.serve ? JsonDetail::summary : JsonDetail::full;
 }
 
-// The workload's warnings on stderr (the run goes on).
-Workload build_workload(const std::string& spec) {
-  Workload workload = WorkloadCatalog::build(spec);
+// The workload's warnings on stderr, once the run has run (a run refused after them, e.g. one
+// that does not fit, says one line, its error).
+void print_warnings(const Workload& workload) {
   for (const auto& w : workload.warnings) std::cerr << "hwsim: warning: " << w << "\n";
-  return workload;
 }
 }  // namespace
 
@@ -78,7 +77,7 @@ int run_command(const RunOptions& options) {
   run_outputs(options, JsonDetail::full, Config(), nullptr, nullptr, nullptr, nullptr).check();
   RunConfigs configs = load_run_configs(options.chip, options.system, options.overrides);
   const Config* system = configs.system_or_null();
-  Workload workload = build_workload(options.workload);
+  Workload workload = WorkloadCatalog::build(options.workload);
   JsonDetail detail = json_detail(options, workload);  // a bad --detail stops before the run
   RunStreams run;
   Streams streams;
@@ -102,6 +101,7 @@ int run_command(const RunOptions& options) {
   }
   RunResult result = simulate(RunRequest{configs.chip, system, workload, run});
   if (bar) bar->finish();
+  print_warnings(workload);
   return report(options, detail, configs.chip, workload, result, system, streams);
 }
 

@@ -49,8 +49,16 @@ fs::path shipped_parent(const std::string& name, const fs::path& beside) {
   std::string file = name.size() > 5 && name.ends_with(".toml") ? name : name + ".toml";
   for (const char* subdir : {"configs", "configs/systems"})
     for (const fs::path& dir : {fs::path(subdir), fs::path(HWSIM_SOURCE_DIR) / subdir})
-      if (fs::is_regular_file(dir / file)) return dir / file;
+      if (std::error_code ec; fs::is_regular_file(dir / file, ec)) return dir / file;
   return beside;
+}
+
+// Whether `path` exists; a path that cannot be looked at (a loop of symbolic links) is one error.
+bool exists_or_fail(const fs::path& path) {
+  std::error_code ec;
+  bool found = fs::exists(path, ec);
+  if (ec) config_error(fmt::format("{}: cannot read chip file: {}", shorten(path.string()), ec.message()));
+  return found;
 }
 
 // Loads `path` with its extends chain; `stack` holds the files being loaded to detect cycles.
@@ -64,7 +72,7 @@ toml::table load_with_extends(const std::string& path, std::vector<std::string>&
       config_error(fmt::format("{}: extends: cycle: {}{}", stack.back(), chain, canonical));
     }
   }
-  if (!fs::exists(path)) config_error(fmt::format("{}: no such chip file", shorten(path)));
+  if (!exists_or_fail(path)) config_error(fmt::format("{}: no such chip file", shorten(path)));
   stack.push_back(canonical);
   toml::table own = parse_toml_file(path);
   toml::table result;
@@ -72,8 +80,8 @@ toml::table load_with_extends(const std::string& path, std::vector<std::string>&
     auto parent_name = parent->value<std::string>();
     if (!parent_name) config_error(fmt::format("{}: extends: must be a file name string", where(*parent, path)));
     fs::path parent_path = fs::path(path).parent_path() / *parent_name;
-    if (!fs::exists(parent_path)) parent_path = shipped_parent(*parent_name, parent_path);
-    if (!fs::exists(parent_path)) {
+    if (!exists_or_fail(parent_path)) parent_path = shipped_parent(*parent_name, parent_path);
+    if (!exists_or_fail(parent_path)) {
       config_error(fmt::format("{}: extends: no such file '{}' (looked for {}, and for a shipped chip or system "
                                "of that name in configs/)", where(*parent, path), shorten(*parent_name),
                                shorten(parent_path.string())));

@@ -141,3 +141,16 @@ TEST_CASE("hostile leftovers: --max-memory takes 1 EiB as documented; an unreada
   CHECK(r.err.empty());
   refused("--chip h100 -w decode:model=/nonexistent/m.toml,context=16 -q", 5, "cannot read model file");
 }
+
+TEST_CASE("hostile leftovers: an extends loop of symbolic links is one config error, not an internal one") {
+  auto dir = case_dir();
+  fs::create_symlink(dir / "b.toml", dir / "a.toml");
+  fs::create_symlink(dir / "a.toml", dir / "b.toml");
+  write_input(dir, "c.toml", "extends = \"a.toml\"\n");
+  refused(dir, "--chip {dir}/c.toml -w gemm:M=64,N=64,K=64 -q", 3, "cannot read chip file: Too many levels of symbolic links");
+}
+
+TEST_CASE("hostile leftovers: a workload that does not fit says one line, not its warning first") {
+  refused("--chip h100 -w decode:model=llama3_8b,context=1000000000000 -q", 4, "does not fit H100");
+  refused("--chip h100 -w prefill:model=llama3_8b,prompt=10000000 -q", 4, "does not fit H100");
+}

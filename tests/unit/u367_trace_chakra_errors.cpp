@@ -85,3 +85,14 @@ TEST_CASE("chakra: a trace without work, or ranks the layout cannot hold") {
     CHECK(std::string(e.what()).rfind("/nonexistent/trace.json: cannot read Chakra trace", 0) == 0);
   }
 }
+
+TEST_CASE("chakra: a node name with line breaks, or of 2 MB, is quoted as a bounded one-line excerpt") {
+  std::string broken = error_of(R"({"id": "1", "name": "a\nb\nc", "type": "NO_SUCH"})");
+  CHECK(has(broken, "node 1 'a?b?c': type 'NO_SUCH'"));
+  std::string text = "{\"id\": \"1\", \"name\": \"";
+  text.append(std::size_t(2) << 20, 'x');  // appended, not concatenated: GCC 12 warns on the temporary (-Wrestrict)
+  text += "\", \"type\": \"NO_SUCH\"}";
+  std::string huge = error_of(text);
+  CHECK(huge.size() < 600);
+  CHECK(has(huge, "xxx...'"));
+}

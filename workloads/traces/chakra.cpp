@@ -13,6 +13,7 @@
 
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 #include "workloads/traces/trace_common.h"
 
 namespace hwsim {
@@ -94,6 +95,10 @@ std::vector<std::pair<std::size_t, std::string_view>> split_objects(const std::s
   return out;
 }
 
+// The most characters of a file's text an error line quotes (a node's name, a value): a 2 MB
+// name or one with line breaks must not make a 2 MB or a three-line error.
+constexpr std::size_t kQuoted = 60;
+
 bool is_metadata(const json& j) {
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "version" && it.key() != "attr") return false;
@@ -107,26 +112,26 @@ ChakraNode parse_node(const json& j, std::size_t line, const std::string& source
   auto fail = [&](const std::string& what) -> void { workload_error(fmt::format("{}: {}", where, what)); };
   if (j.contains("id")) {
     auto id = as_unsigned(j["id"]);
-    if (!id) fail(fmt::format("node id {} is not a whole number", j["id"].dump()));
+    if (!id) fail(fmt::format("node id {} is not a whole number", shorten(j["id"].dump(), kQuoted)));
     n.id = *id;
   }
   if (j.contains("name")) {
     if (!j["name"].is_string()) fail(fmt::format("node {}: name is not a string", n.id));
     n.name = j["name"].get<std::string>();
   }
-  where = fmt::format("{}:{}: node {}{}", source, line, n.id, n.name.empty() ? "" : " '" + n.name + "'");
+  where = fmt::format("{}:{}: node {}{}", source, line, n.id, n.name.empty() ? "" : " '" + shorten(n.name, kQuoted) + "'");
   if (!j.contains("type")) fail("no type (COMP_NODE, COMM_COLL_NODE, COMM_SEND_NODE, COMM_RECV_NODE, ...)");
   const json& t = j["type"];
   std::vector<std::string> names(std::begin(kNodeTypes), std::end(kNodeTypes));
   if (t.is_string()) {
     auto it = std::find(names.begin(), names.end(), t.get<std::string>());
     if (it == names.end())
-      fail(fmt::format("type '{}' is not a Chakra NodeType{}; known: {}", t.get<std::string>(),
+      fail(fmt::format("type '{}' is not a Chakra NodeType{}; known: {}", shorten(t.get<std::string>(), kQuoted),
                        did_you_mean(t.get<std::string>(), names), join(names)));
     n.type = ChakraNodeType(it - names.begin());
   } else {
     auto v = as_unsigned(t);
-    if (!v || *v >= names.size()) fail(fmt::format("type {} is not a Chakra NodeType; known: {}", t.dump(), join(names)));
+    if (!v || *v >= names.size()) fail(fmt::format("type {} is not a Chakra NodeType; known: {}", shorten(t.dump(), kQuoted), join(names)));
     n.type = ChakraNodeType(*v);
   }
   if (n.type == ChakraNodeType::invalid) fail("type INVALID_NODE");
@@ -137,7 +142,7 @@ ChakraNode parse_node(const json& j, std::size_t line, const std::string& source
     auto& out = key[0] == 'd' ? n.data_deps : n.ctrl_deps;
     for (const json& d : deps) {
       auto id = as_unsigned(d);
-      if (!id) fail(fmt::format("{}: {} is not a node id", key, d.dump()));
+      if (!id) fail(fmt::format("{}: {} is not a node id", key, shorten(d.dump(), kQuoted)));
       out.push_back(*id);
     }
   }
@@ -155,13 +160,13 @@ ChakraNode parse_node(const json& j, std::size_t line, const std::string& source
                                              : name == "tensor_size" ? &n.tensor_size
                                                                      : nullptr;
       if (name == "is_cpu_op" && value) {
-        if (!value->is_boolean()) fail(fmt::format("attribute is_cpu_op: {} is not true or false", value->dump()));
+        if (!value->is_boolean()) fail(fmt::format("attribute is_cpu_op: {} is not true or false", shorten(value->dump(), kQuoted)));
         n.is_cpu_op = value->get<bool>();
       }
       if (!target) continue;
-      if (!value) fail(fmt::format("attribute {} has no value", name));
+      if (!value) fail(fmt::format("attribute {} has no value", shorten(name, kQuoted)));
       auto v = as_unsigned(*value);
-      if (!v) fail(fmt::format("attribute {}: {} is not a whole number >= 0", name, value->dump()));
+      if (!v) fail(fmt::format("attribute {}: {} is not a whole number >= 0", shorten(name, kQuoted), shorten(value->dump(), kQuoted)));
       *target = *v;
     }
   }
@@ -205,7 +210,7 @@ ChakraTrace parse_chakra_json(const std::string& text, const std::string& source
 Workload chakra_workload(const ChakraTrace& t, std::int64_t ranks) {
   const auto& nodes = t.nodes;
   auto where = [&](const ChakraNode& n) {
-    return fmt::format("{}:{}: node {}{}", t.source, n.line, n.id, n.name.empty() ? "" : " '" + n.name + "'");
+    return fmt::format("{}:{}: node {}{}", t.source, n.line, n.id, n.name.empty() ? "" : " '" + shorten(n.name, kQuoted) + "'");
   };
   std::unordered_map<std::uint64_t, std::size_t> index;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
