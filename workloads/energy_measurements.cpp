@@ -39,11 +39,14 @@ std::optional<std::string> gemm_spec(const nlohmann::json& r) {
 }
 
 // An LLM step of the record's model, batch and context (decode) or prompt (prefill).
-std::optional<std::string> step_spec(const nlohmann::json& r, const char* phase, const char* length) {
-  auto model = field_text(r, "model");
+std::optional<std::string> step_spec(const Measurement& m, const char* phase, const char* length) {
+  const nlohmann::json& r = m.fields;
+  auto model = record_word(m, "model");
   auto batch = field_whole(r, "batch"), tokens = field_whole(r, length);
   if (!model || !batch || !tokens) return std::nullopt;
-  return fmt::format("{}:model={},batch={},{}={}", phase, *model, *batch, length, *tokens);
+  auto layers = field_whole(r, "layers");  // a record of a cut model (8 of 80 layers) says so
+  return fmt::format("{}:model={},batch={},{}={}{}", phase, *model, *batch, length, *tokens,
+                     layers ? fmt::format(",layers={}", *layers) : std::string());
 }
 
 PredictionPlan joules_plan(std::string spec, std::string family, bool whole_run) {
@@ -68,7 +71,7 @@ std::optional<PredictionPlan> energy_plan(const Measurement& m) {
   }
   if (*op == "decode_step" || *op == "prefill_step") {
     bool decode = *op == "decode_step";
-    auto spec = decode ? step_spec(r, "decode", "context") : step_spec(r, "prefill", "prompt");
+    auto spec = decode ? step_spec(m, "decode", "context") : step_spec(m, "prefill", "prompt");
     return spec ? std::optional(joules_plan(*spec, decode ? "decode" : "prefill", true)) : std::nullopt;
   }
   static const std::map<std::string, std::string> streams = {
@@ -98,7 +101,7 @@ std::optional<PredictionPlan> power_cap_plan(const Measurement& m) {
     return std::nullopt;
   std::optional<std::string> spec;
   std::string family;
-  if (r.contains("prompt")) spec = step_spec(r, "prefill", "prompt"), family = "prefill";
+  if (r.contains("prompt")) spec = step_spec(m, "prefill", "prompt"), family = "prefill";
   else spec = gemm_spec(r), family = "gemm";
   if (!spec) return std::nullopt;
   PredictionPlan plan;

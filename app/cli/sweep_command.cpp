@@ -35,7 +35,11 @@ SweepSpec build_spec(const SweepCommandOptions& o) {
     fixed.axes = {SweepAxis{set.substr(0, set.find('=')), {set.substr(set.find('=') + 1)}}};
     spec.workload = point_workload(fixed, SweepPoint{0, fixed.axes.front().values});
   }
-  for (const auto& v : o.vary) spec.axes.push_back(parse_vary(v));
+  for (const auto& v : o.vary) {
+    std::size_t held = 0;
+    for (const auto& a : spec.axes) held += a.values.size();
+    spec.axes.push_back(parse_vary(v, held));
+  }
   spec.zip = spec.zip || o.zip;
   if (!spec.chip.empty() && !spec.system.empty()) usage_error("sweep: give --chip or --system, not both");
   bool target_axis = std::any_of(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& a) { return a.is_target(); });

@@ -32,7 +32,8 @@ std::string array_value(const std::string& path, const toml::node& node) {
   usage_error(fmt::format("{}: values: expected strings or numbers", at(path, node)));
 }
 
-SweepAxis read_axis(const std::string& path, const toml::table& t) {
+// `held`: the values the file's earlier [[vary]] lists hold (kMaxSweepValues bounds them all).
+SweepAxis read_axis(const std::string& path, const toml::table& t, std::size_t held) {
   static const std::vector<std::string> fields = {"key", "values"};
   for (auto&& [k, node] : t)
     if (std::string(k.str()) != "key" && std::string(k.str()) != "values")
@@ -47,11 +48,11 @@ SweepAxis read_axis(const std::string& path, const toml::table& t) {
     if (const auto* list = values->as_array()) {
       if (list->empty()) usage_error(fmt::format("{}: values: an empty list", at(path, *values)));
       for (const auto& v : *list) {
-        auto expanded = expand_sweep_values(axis.key, array_value(path, v));
+        auto expanded = expand_sweep_values(axis.key, array_value(path, v), held + axis.values.size());
         axis.values.insert(axis.values.end(), expanded.begin(), expanded.end());
       }
     } else {
-      axis.values = expand_sweep_values(axis.key, text_of(path, *values, "values"));
+      axis.values = expand_sweep_values(axis.key, text_of(path, *values, "values"), held);
     }
   } catch (const UserError& e) {
     if (std::string(e.what()).rfind(path, 0) == 0) throw;
@@ -83,7 +84,11 @@ SweepSpec load_sweep_file(const std::string& path) {
       const auto* list = node.as_array();
       if (!list || !list->is_array_of_tables())
         usage_error(fmt::format("{}: vary: expected [[vary]] tables (key = ..., values = ...)", at(path, node)));
-      for (const auto& t : *list) spec.axes.push_back(read_axis(path, *t.as_table()));
+      for (const auto& t : *list) {
+        std::size_t held = 0;
+        for (const auto& a : spec.axes) held += a.values.size();
+        spec.axes.push_back(read_axis(path, *t.as_table(), held));
+      }
     } else {
       usage_error(fmt::format("{}: {}: unknown field{}; valid: chip, system, workload, set, zip, [[vary]]",
                               at(path, node), key, did_you_mean(key, known)));

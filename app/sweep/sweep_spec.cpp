@@ -9,13 +9,13 @@
 
 namespace hwsim {
 
-SweepAxis parse_vary(const std::string& text) {
+SweepAxis parse_vary(const std::string& text, std::size_t held) {
   auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
     usage_error(fmt::format("--vary '{}': expected KEY=V1,V2,... (e.g. memory.hbm.bandwidth=2TB/s,3.35TB/s)", text));
   SweepAxis axis;
   axis.key = text.substr(0, eq);
-  axis.values = expand_sweep_values(axis.key, text.substr(eq + 1));
+  axis.values = expand_sweep_values(axis.key, text.substr(eq + 1), held);
   return axis;
 }
 

@@ -36,7 +36,8 @@ struct SweepPoint {
 inline constexpr std::size_t kMaxSweepPoints = 10'000'000;
 
 // Parses "KEY=VALUES" (sweep_values.h); UserError(usage) on a missing '=' or key.
-SweepAxis parse_vary(const std::string& text);
+// `held`: the values the sweep's other lists hold (sweep_values.h bounds them all).
+SweepAxis parse_vary(const std::string& text, std::size_t held = 0);
 
 // Every point, index order. Throws UserError(usage): no axis, zip with lists of different
 // lengths, more than kMaxSweepPoints points, a key given twice.

@@ -44,7 +44,7 @@ std::string write_value(double v, Dimension d) {
 }
 
 // One range item "A..B" + optional "*F", ":N" or "+S".
-void expand_range(const std::string& key, const std::string& item, std::vector<std::string>& out) {
+void expand_range(const std::string& key, const std::string& item, std::vector<std::string>& out, std::size_t held) {
   auto dots = item.find("..");
   std::string start_text = item.substr(0, dots), rest = item.substr(dots + 2);
   auto op = rest.find_last_of("*:+");
@@ -64,7 +64,8 @@ void expand_range(const std::string& key, const std::string& item, std::vector<s
   if (by_text.empty() || *end != '\0' || !std::isfinite(by))
     fail(key, item, fmt::format("'{}' after '{}' is not a number", by_text, kind));
   auto push = [&](double v) {
-    if (out.size() >= kMaxSweepValues) fail(key, item, fmt::format("more than {} values", kMaxSweepValues));
+    if (held + out.size() >= kMaxSweepValues)
+      fail(key, item, fmt::format("more than {} values{}", kMaxSweepValues, held > 0 ? " in all the sweep's lists" : ""));
     out.push_back(write_value(v, a.dimension));
   };
   const double slack = 1 + 1e-9;  // so that 0.1-sized steps reach the end despite rounding
@@ -85,15 +86,17 @@ void expand_range(const std::string& key, const std::string& item, std::vector<s
 }
 }  // namespace
 
-std::vector<std::string> expand_sweep_values(const std::string& key, const std::string& text) {
+std::vector<std::string> expand_sweep_values(const std::string& key, const std::string& text, std::size_t held) {
   std::vector<std::string> out;
   std::size_t begin = 0;
   while (true) {
     auto comma = text.find(',', begin);
     std::string item = trim(text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
     if (item.empty()) usage_error(fmt::format("--vary {}={}: an empty value (values are separated by single commas)", key, text));
-    if (item.find("..") != std::string::npos) expand_range(key, item, out);
+    if (item.find("..") != std::string::npos) expand_range(key, item, out, held);
     else out.push_back(item);
+    if (held + out.size() > kMaxSweepValues)
+      usage_error(fmt::format("--vary {}: more than {} values in all the sweep's lists", key, kMaxSweepValues));
     if (comma == std::string::npos) break;
     begin = comma + 1;
   }

@@ -17,9 +17,11 @@
 
 namespace hwsim {
 
-// At most this many values per key: a typo such as 1..1e9 would otherwise exhaust memory.
+// At most this many values in all of a sweep's lists together: a typo such as 1..1e9, or 80 lists
+// of a million values each, would otherwise exhaust memory before any key is checked.
 inline constexpr std::size_t kMaxSweepValues = 1'000'000;
 
-std::vector<std::string> expand_sweep_values(const std::string& key, const std::string& text);
+// `held`: the values the sweep's other lists already hold (they count toward kMaxSweepValues).
+std::vector<std::string> expand_sweep_values(const std::string& key, const std::string& text, std::size_t held = 0);
 
 }  // namespace hwsim

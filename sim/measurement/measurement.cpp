@@ -64,6 +64,14 @@ std::optional<std::string> record_text(const Measurement& m, const std::string& 
   return v->get<std::string>();
 }
 
+std::optional<std::string> record_word(const Measurement& m, const std::string& key) {
+  auto text = record_text(m, key);
+  if (text && (text->empty() || text->find_first_of(",=: \t\r\n") != std::string::npos))
+    record_fail(m, key, fmt::format("'{}' is not one name (a model's name or file, without , = : or spaces)",
+                                    shorten(*text, 60)));
+  return text;
+}
+
 std::optional<bool> record_flag(const Measurement& m, const std::string& key) {
   const nlohmann::json* v = record_field(m, key);
   if (!v) return std::nullopt;

@@ -28,6 +28,10 @@ inline constexpr double kMaxRecordWhole = 9007199254740992.0;  // 2^53
 std::optional<std::int64_t> record_whole(const Measurement& m, const std::string& key, std::int64_t lowest = 0);
 std::optional<double> record_number(const Measurement& m, const std::string& key);
 std::optional<std::string> record_text(const Measurement& m, const std::string& key);
+// A text that goes into a workload spec as one value (a model's name or file): without the spec's
+// separators (',' '=' ':') or spaces, so a record cannot smuggle fields into the spec
+// ("gpt2,layers=4096").
+std::optional<std::string> record_word(const Measurement& m, const std::string& key);
 std::optional<bool> record_flag(const Measurement& m, const std::string& key);
 
 // What to simulate for a record: the workload spec, and how to read the prediction (seconds)

@@ -154,3 +154,23 @@ TEST_CASE("hostile leftovers: a workload that does not fit says one line, not it
   refused("--chip h100 -w decode:model=llama3_8b,context=1000000000000 -q", 4, "does not fit H100");
   refused("--chip h100 -w prefill:model=llama3_8b,prompt=10000000 -q", 4, "does not fit H100");
 }
+
+TEST_CASE("hostile bound, sweep: 80 lists of a million values, or 12 ranges of a million in one file list, are one line") {
+  std::string args = "sweep --chip h100 -w gemm:M=64,N=64,K=64 --zip";
+  for (int k = 0; k < 80; ++k) args += " --vary k" + std::to_string(k) + "=1..1000000";
+  refused(args, 2, "more than 1000000 values in all the sweep's lists");
+  auto dir = case_dir();
+  std::string file = "chip = \"h100\"\nworkload = \"gemm:M=64,N=64,K=64\"\nzip = true\n[[vary]]\nkey = \"workload.M\"\nvalues = [";
+  for (int r = 0; r < 12; ++r) file += std::string(r ? ", " : "") + "\"1..1000000\"";
+  file += "]\n";
+  write_input(dir, "s.toml", file);
+  refused(dir, "sweep {dir}/s.toml", 2, "more than 1000000 values in all the sweep's lists");
+}
+
+TEST_CASE("hostile wrong, validate record: a model text cannot smuggle spec fields ('gpt2,layers=4096')") {
+  auto dir = case_dir();
+  write_input(dir, "m.jsonl", "{\"kind\": \"decode_step\", \"model\": \"gpt2,layers=4096\", \"batch\": 1, \"context\": 16, "
+                              "\"layers\": 2, \"seconds\": 1e-3}\n");
+  refused(dir, "validate {dir}/m.jsonl --chip h100 --csv {dir}/rows.csv", 5,
+          "m.jsonl:1: model: 'gpt2,layers=4096' is not one name");
+}

@@ -32,7 +32,7 @@ std::optional<std::string> dtype_or_bf16(const Measurement& m, const char* key) 
 // decode_step (`context` tokens cached) and prefill_step (`prompt` tokens, causal): one step of
 // `layers` layers (the 70B records keep 8 of 80: layers=8), spelled as the phase's spec.
 std::optional<PredictionPlan> step_plan(const Measurement& m, const char* phase, const char* length) {
-  auto model = text(m, "model");
+  auto model = record_word(m, "model");
   auto batch = whole(m, "batch"), tokens = whole(m, length), layers = whole(m, "layers");
   auto weights = dtype_or_bf16(m, "weights"), kv = dtype_or_bf16(m, "kv");
   if (!model || !batch || !tokens || !layers || !weights || !kv) return std::nullopt;

@@ -10,7 +10,7 @@ namespace hwsim {
 namespace {
 
 std::optional<PredictionPlan> tp_decode_plan(const Measurement& m) {
-  auto model = record_text(m, "model"), timing = record_text(m, "timing");
+  auto model = record_word(m, "model"), timing = record_text(m, "timing");
   auto tp = record_whole(m, "tp"), batch = record_whole(m, "batch"), context = record_whole(m, "context");
   if (!model || !timing || !tp || !batch || !context) return std::nullopt;
   if (*timing != "graph" || m.fields.contains("variant")) return std::nullopt;
