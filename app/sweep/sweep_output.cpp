@@ -1,12 +1,17 @@
 #include "app/sweep/sweep_output.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <sys/stat.h>
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
 #include "app/sweep/sweep_row.h"
+#include "sim/input_file.h"
 #include "sim/error.h"
 
 namespace hwsim {
@@ -38,6 +43,39 @@ std::pair<std::size_t, std::vector<std::string>> row_point(SweepFormat format, c
   auto j = nlohmann::json::parse(line);
   for (const auto& a : spec.axes) values.push_back(j.at(a.key).get<std::string>());
   return {j.at("index").get<std::size_t>(), values};
+}
+// A resumed row's cells by column (the varied values, status, metrics).
+std::map<std::string, std::string> row_cells(SweepFormat format, const std::vector<std::string>& columns,
+                                             const std::string& line) {
+  std::map<std::string, std::string> cells;
+  if (format == SweepFormat::csv) {
+    auto values = split_csv_line(line);
+    for (std::size_t i = 0; i < values.size() && i < columns.size(); ++i) cells[columns[i]] = values[i];
+    return cells;
+  }
+  for (const auto& [key, value] : nlohmann::json::parse(line).items())
+    cells[key] = value.is_string() ? value.get<std::string>() : value.is_null() ? "" : value.dump();
+  return cells;
+}
+
+// What is wrong with a resumed row's figures ("" when nothing): a kept row is never run again, so
+// an edited one (seconds = -5) must not pass as a result. A finished row's metrics are finite and
+// >= 0 where given, its seconds > 0; an error row carries its error line.
+std::string bad_figures(const SweepSpec& spec, const std::map<std::string, std::string>& cells) {
+  auto at = [&](const std::string& key) { auto it = cells.find(key); return it == cells.end() ? std::string() : it->second; };
+  const std::string status = at("status");
+  if (status == "error") return at("error").empty() ? "status error without its error line" : "";
+  if (status != "ok") return fmt::format("status: '{}' is not ok or error", shorten(status, 40));
+  for (const auto& column : plot_metric_columns(spec)) {
+    const std::string text = at(column);
+    if (text.empty()) continue;
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || (column == "seconds" && v <= 0))
+      return fmt::format("{}: {} is not a {} number", column, shorten(text, 40),
+                         column == "seconds" ? "positive" : "finite, non-negative");
+  }
+  return "";
 }
 }  // namespace
 
@@ -98,9 +136,10 @@ std::map<std::size_t, std::string> read_done_rows(const std::string& path, Sweep
                                                   const std::vector<std::string>& columns,
                                                   const SweepSpec& spec, const std::vector<SweepPoint>& points) {
   std::map<std::size_t, std::string> rows;
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return rows;
-  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return rows;  // nothing yet: every point runs
+  // A regular file of bounded size (a link to /dev/zero was read until memory ran out; a FIFO blocked).
+  std::string text = read_input_file(path, "sweep output to resume", kMaxResumedBytes);
   // A sweep killed mid-write leaves a last line without its '\n': that point runs again.
   text.erase(text.find_last_of('\n') == std::string::npos ? 0 : text.find_last_of('\n') + 1);
   std::istringstream in(text);
@@ -124,6 +163,14 @@ std::map<std::size_t, std::string> read_done_rows(const std::string& path, Sweep
     }
     if (p.first >= points.size()) other(fmt::format("point {} is beyond this sweep's {} points", p.first, points.size()));
     if (p.second != points[p.first].values) other(fmt::format("point {} has other values than this sweep's", p.first));
+    std::string bad;
+    try {
+      bad = bad_figures(spec, row_cells(format, columns, line));
+    } catch (const std::exception&) {
+      bad = "a row this sweep cannot read";
+    }
+    if (!bad.empty())
+      usage_error(fmt::format("{}:{}: --resume: {} (an edited row? move the file away or drop --resume)", path, number, bad));
     rows[p.first] = line + "\n";
   }
   return rows;

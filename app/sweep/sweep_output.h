@@ -3,6 +3,7 @@
 // point (sweep_row.h). CSV: a header line, then rows; cells holding a comma, a quote or a line
 // break are quoted RFC 4180 style. JSONL: one object per line, the same fields (LLM metrics only
 // where present). `--resume` reads the rows already there back (read_done_rows).
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,9 +26,15 @@ std::vector<std::string> sweep_columns(const SweepSpec& spec);
 std::string sweep_header(SweepFormat format, const std::vector<std::string>& columns);
 std::string sweep_line(SweepFormat format, const std::vector<std::string>& columns, const nlohmann::ordered_json& row);
 
+// The most bytes of an earlier output --resume reads back (about 3 million rows).
+inline constexpr std::uint64_t kMaxResumedBytes = std::uint64_t(1) << 30;
+
 // The rows of an earlier run of the same sweep in `path` (none when it does not exist), by point
-// index, as their lines. Throws UserError(usage) when the file is another sweep's: other columns,
-// an index beyond the points, or varied values that differ from this sweep's point of that index.
+// index, as their lines. `path` must be a regular file within kMaxResumedBytes (UserError(io)).
+// Throws UserError(usage) when the file is another sweep's: other columns, an index beyond the
+// points, or varied values that differ from this sweep's point of that index; or when a row's
+// figures are not a run's (a status other than ok or error, a metric negative or not a number,
+// seconds not positive: an edited row would be kept as a result).
 std::map<std::size_t, std::string> read_done_rows(const std::string& path, SweepFormat format,
                                                   const std::vector<std::string>& columns,
                                                   const SweepSpec& spec, const std::vector<SweepPoint>& points);

@@ -1,6 +1,10 @@
 // Class "silently wrong": inputs that once gave a nonsense number with exit 0 are refused.
 #include "tests/hostile/hostile.h"
 
+#include <algorithm>
+
+#include "app/sweep/sweep_output.h"
+
 using namespace hwsim::hostile;
 
 namespace {
@@ -173,4 +177,34 @@ TEST_CASE("hostile wrong, validate record: a model text cannot smuggle spec fiel
                               "\"layers\": 2, \"seconds\": 1e-3}\n");
   refused(dir, "validate {dir}/m.jsonl --chip h100 --csv {dir}/rows.csv", 5,
           "m.jsonl:1: model: 'gpt2,layers=4096' is not one name");
+}
+
+TEST_CASE("hostile resume: --out a link to /dev/zero or a FIFO is refused, an edited row is not kept") {
+  auto dir = case_dir();
+  fs::create_symlink("/dev/zero", dir / "zero.csv");
+  const std::string sweep = "sweep --chip h100 -w gemm:M=64,N=64,K=64 --vary workload.M=64,128 --resume --out ";
+  Outcome o = run_case(dir, sweep + "{dir}/zero.csv");
+  CHECK(o.exit_code == 5);
+  CHECK(hwsim::test::contains(o.err, "not a regular file"));
+  CHECK(hwsim::test::lines_of(o.err).size() == 1);
+  make_fifo(dir, "pipe.csv");
+  o = run_case(dir, sweep + "{dir}/pipe.csv");
+  CHECK(o.exit_code == 5);
+  CHECK(hwsim::test::contains(o.err, "not a regular file"));
+  // A finished sweep, one row edited to seconds = -5: refused, naming the line.
+  auto out = dir / "s.csv";
+  accepted(dir, sweep.substr(0, sweep.find(" --resume")) + " --out {dir}/s.csv");
+  auto lines = hwsim::test::lines_of(hwsim::test::read_text(out));
+  REQUIRE(lines.size() == 3);
+  auto cells = hwsim::split_csv_line(lines[2]);
+  auto header = hwsim::split_csv_line(lines[0]);
+  auto seconds = std::size_t(std::find(header.begin(), header.end(), "seconds") - header.begin());
+  REQUIRE(seconds < cells.size());
+  cells[seconds] = "-5";
+  std::string edited;
+  for (std::size_t i = 0; i < cells.size(); ++i) edited += (i ? "," : "") + cells[i];
+  write_input(dir, "s.csv", lines[0] + "\n" + lines[1] + "\n" + edited + "\n");
+  o = run_case(dir, sweep + "{dir}/s.csv");
+  CHECK(o.exit_code == 2);
+  CHECK(hwsim::test::contains(o.err, "s.csv:3: --resume: seconds: -5 is not a positive number"));
 }
