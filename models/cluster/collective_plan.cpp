@@ -38,6 +38,17 @@ struct Draft {
 
 std::int64_t group_size(const RankGroups& g) { return std::int64_t(g.front().size()); }
 
+// The most transfers one collective may simulate (each a flow and, for a new pair, a route): a
+// ring over a million ranks or an all-to-all over a thousand is refused with this bound rather
+// than exhausting memory.
+constexpr double kMaxTransfers = 2e7, kMaxTransfersPerRound = 3e5;
+
+[[noreturn]] void too_many_transfers(const CollectiveOp& op, const std::string& algorithm) {
+  workload_error(fmt::format("{} of {} ranks with algo={}: too many transfers to simulate (at most {:.0f} in a "
+                             "round and {:.0f} in all; fewer ranks, or another algorithm)",
+                             collective_name(op.kind), op.ranks, algorithm, kMaxTransfersPerRound, kMaxTransfers));
+}
+
 void ring_round(const RankGroups& groups, double bytes, std::vector<Transfer>& out) {
   for (const auto& g : groups)
     for (std::size_t i = 0; i < g.size(); ++i) out.push_back({g[i], g[(i + 1) % g.size()], bytes});
@@ -79,6 +90,11 @@ Draft tree(const CollectiveOp& op, const RankGroups& groups) {
 // Every rank to every other at once: all_reduce as a reduce-scatter then an all-gather exchange.
 Draft direct(const CollectiveOp& op, const RankGroups& groups) {
   std::int64_t n = group_size(groups);
+  // A round holds every (sender, receiver) pair of every group: refused before any is made
+  // (100,000 ranks are 10^10 pairs, which ended in bad_alloc before check_size saw them).
+  double pairs = 0;
+  for (const auto& g : groups) pairs += double(g.size()) * double(g.size() > 0 ? g.size() - 1 : 0);
+  if (pairs > kMaxTransfersPerRound) too_many_transfers(op, "direct");
   bool bcast = op.kind == CollectiveKind::broadcast;
   double bytes = bcast ? op.bytes : op.bytes / double(n);
   std::int64_t rounds = op.kind == CollectiveKind::all_reduce ? 2 : 1;
@@ -271,11 +287,6 @@ double round_cost(const std::vector<Transfer>& round, Fabric& fabric, const Syst
   return double(steps) * (s.tuning.step_latency[int(p)] + hop) + busiest;
 }
 
-// The most transfers one collective may simulate (each a flow and, for a new pair, a route): a
-// ring over a million ranks or an all-to-all over a thousand is refused with this bound rather
-// than exhausting memory.
-constexpr double kMaxTransfers = 2e7, kMaxTransfersPerRound = 3e5;
-
 void check_size(const Draft& d, const CollectiveOp& op) {
   double total = 0;
   std::vector<Transfer> sample;
@@ -283,9 +294,7 @@ void check_size(const Draft& d, const CollectiveOp& op) {
     sample.clear();
     d.fill(phase.first, sample);
     if (double(sample.size()) > kMaxTransfersPerRound || (total += double(phase.rounds) * double(sample.size())) > kMaxTransfers)
-      workload_error(fmt::format("{} of {} ranks with algo={}: too many transfers to simulate (at most {:.0f} in a "
-                                 "round and {:.0f} in all; fewer ranks, or another algorithm)",
-                                 collective_name(op.kind), op.ranks, d.algorithm, kMaxTransfersPerRound, kMaxTransfers));
+      too_many_transfers(op, d.algorithm);
   }
 }
 

@@ -208,3 +208,10 @@ TEST_CASE("hostile resume: --out a link to /dev/zero or a FIFO is refused, an ed
   CHECK(o.exit_code == 2);
   CHECK(hwsim::test::contains(o.err, "s.csv:3: --resume: seconds: -5 is not a positive number"));
 }
+
+TEST_CASE("hostile bound, collective: all_to_all among 10^4 and 10^5 ranks is refused before its pairs are made") {
+  refused("--system h100_cluster --set system.nodes=1250 -w collective:op=all_to_all,bytes=1MiB,ranks=10000 -q", 4,
+          "all_to_all of 10000 ranks with algo=direct: too many transfers to simulate");
+  refused("--system h100_cluster --set system.nodes=12500 -w collective:op=all_to_all,bytes=1MiB,ranks=100000 -q", 4,
+          "all_to_all of 100000 ranks with algo=direct: too many transfers to simulate");
+}
