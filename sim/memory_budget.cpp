@@ -24,19 +24,32 @@ double& charged() {
   static double bytes = 0;
   return bytes;
 }
+
+// How the limit came about when it is a share of --max-memory ("" when it is --max-memory).
+std::string& share_note() {
+  static std::string note;
+  return note;
+}
 }  // namespace
 
 void set_memory_limit(double bytes) {
   if (!(bytes > 0) || !std::isfinite(bytes)) usage_error("--max-memory: expected a size greater than zero (e.g. 16GiB)");
   limit() = bytes;
+  share_note().clear();
+}
+
+void share_memory_limit(int parts) {
+  if (parts <= 1) return;
+  share_note() = fmt::format(" each of {} processes running at once (its {} shared)", parts, binary_size(limit()));
+  limit() /= double(parts);
 }
 
 double memory_limit() { return limit(); }
 
 void require_memory(double bytes, const std::string& what) {
   if (bytes <= limit()) return;
-  workload_error(fmt::format("{} needs about {} of host memory, more than the {} that --max-memory allows",
-                             what, binary_size(bytes), binary_size(limit())));
+  workload_error(fmt::format("{} needs about {} of host memory, more than the {} that --max-memory allows{}",
+                             what, binary_size(bytes), binary_size(limit()), share_note()));
 }
 
 void charge_memory(double bytes, const char* what) {

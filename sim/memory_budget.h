@@ -15,6 +15,9 @@ inline constexpr double kDefaultMaxMemory = 8.0 * (1ull << 30);
 // Sets the limit in bytes (the CLI's --max-memory); must be positive and finite.
 void set_memory_limit(double bytes);
 double memory_limit();
+// In one of `parts` processes running at once (a sweep's jobs): the limit divided among them, so
+// together they stay within --max-memory (a refusal says so).
+void share_memory_limit(int parts);
 
 // Throws UserError(workload): "WHAT needs about N of host memory, more than the M that
 // --max-memory allows" when `bytes` exceeds the limit. `what` names the structure and the input

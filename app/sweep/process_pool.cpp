@@ -2,6 +2,9 @@
 
 #include "app/progress.h"
 #include "sim/engine/isolated_run.h"
+#include "sim/memory_budget.h"
+
+#include <algorithm>
 
 #include <cstdio>
 #include <poll.h>
@@ -21,9 +24,14 @@ struct Child {
   std::string text;
 };
 
-Child start(std::size_t task, const std::function<std::string(std::size_t)>& work) {
+// `at_once`: the children running at once, which share the host memory limit (sim/memory_budget.h),
+// so --jobs N does not multiply --max-memory by N.
+Child start(std::size_t task, const std::function<std::string(std::size_t)>& work, int at_once) {
   // The parent draws the only bar.
-  IsolatedChild c = start_isolated([&work, task]() { return work(task); }, []() { ProgressBar::silence_process(); });
+  IsolatedChild c = start_isolated([&work, task]() { return work(task); }, [at_once]() {
+    ProgressBar::silence_process();
+    share_memory_limit(at_once);
+  });
   return Child{task, c.pid, c.fd, {}};
 }
 
@@ -46,9 +54,10 @@ void run_in_pool(const std::vector<std::size_t>& tasks, int jobs,
                  const std::function<void(std::size_t, const TaskOutcome&)>& done) {
   std::vector<Child> running;
   std::size_t next = 0;
+  const int at_once = int(std::min(tasks.size(), std::size_t(std::max(jobs, 1))));
   char buffer[65536];
   while (next < tasks.size() || !running.empty()) {
-    while (next < tasks.size() && running.size() < std::size_t(std::max(jobs, 1))) running.push_back(start(tasks[next++], work));
+    while (next < tasks.size() && running.size() < std::size_t(std::max(jobs, 1))) running.push_back(start(tasks[next++], work, at_once));
     std::vector<pollfd> fds;
     for (const auto& c : running) fds.push_back({c.fd, POLLIN, 0});
     if (::poll(fds.data(), fds.size(), -1) < 0) continue;  // EINTR: poll again

@@ -3,7 +3,9 @@
 // per process; a fork inherits whatever the parent built once: configs, workloads). A child runs
 // `work(task)` and sends its text back through a pipe; a UserError or any other exception in the
 // child, or a child that dies, becomes a failed outcome with one line — never fatal to the pool.
-// `done` is called in the parent, in completion order (not task order), once per task.
+// `done` is called in the parent, in completion order (not task order), once per task. The host
+// memory limit (--max-memory) is shared: each of the children running at once may take the
+// limit divided by their number, so N jobs together stay within it.
 #include <cstddef>
 #include <functional>
 #include <string>

@@ -215,3 +215,15 @@ TEST_CASE("hostile bound, collective: all_to_all among 10^4 and 10^5 ranks is re
   refused("--system h100_cluster --set system.nodes=12500 -w collective:op=all_to_all,bytes=1MiB,ranks=100000 -q", 4,
           "all_to_all of 100000 ranks with algo=direct: too many transfers to simulate");
 }
+
+TEST_CASE("hostile bound, sweep --jobs: the children running at once share --max-memory, not multiply it") {
+  auto dir = case_dir();
+  // decode_llama8b's op graphs take about 2 MiB: within 4 MiB alone, not within half of it.
+  std::string sweep = "sweep --chip h100 -w decode_llama8b --vary workload.batch=1,2 --max-memory 4MiB --out {dir}/";
+  accepted(dir, sweep + "one.csv --jobs 1");
+  Outcome o = run_case(dir, sweep + "two.jsonl --jobs 2");
+  CHECK(o.exit_code == 0);  // a failed point is a row, not the sweep's failure
+  std::string rows = hwsim::test::read_text(dir / "two.jsonl");
+  CHECK(hwsim::test::contains(rows, "more than the 2 MiB that --max-memory allows each of 2 processes running at once"));
+  CHECK_FALSE(hwsim::test::contains(rows, "\"status\":\"ok\""));
+}
