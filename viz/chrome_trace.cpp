@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "sim/output_budget.h"
 #include "sim/error.h"
 #include "viz/json_text.h"
 
@@ -112,6 +113,8 @@ void ChromeTraceStream::add_step(const StepResult& step) {
   step_start_ += step.seconds;
   if (std::fwrite(buffer_.data(), 1, buffer_.size(), spill_) != buffer_.size())
     io_error("cannot write the trace's events to a temporary file (disk full?)");
+  spilled_ += double(buffer_.size());
+  require_output(spilled_, "the trace's events (--trace)", "fewer steps, or no --trace");
 }
 
 void ChromeTraceStream::copy_to(std::ostream& out) const {

@@ -30,6 +30,7 @@ class ChromeTraceStream : public StepSink {
 
  private:
   std::FILE* spill_;
+  double spilled_ = 0;     // bytes of events written (--max-output bounds them)
   double step_start_ = 0;  // steps run back to back
   CollectiveLanes lanes_;
   std::string buffer_;

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/output_budget.h"
 #include "sim/error.h"
 #include "viz/json_text.h"
 
@@ -182,6 +183,7 @@ void JsonKernelStream::add_step(const StepResult& step) {
   if (std::fwrite(buffer_.data(), 1, buffer_.size(), spill_) != buffer_.size())
     io_error("cannot write the JSON document's records to a temporary file (disk full?)");
   offsets_.push_back(offsets_.back() + long(buffer_.size()));
+  require_output(double(offsets_.back()), "the JSON document's records (--detail full)", "--detail summary");
 }
 
 void JsonKernelStream::copy_step(std::size_t index, std::ostream& out) const {

@@ -7,6 +7,7 @@
 #include "sim/error.h"
 #include "sim/input_file.h"
 #include "sim/memory_budget.h"
+#include "sim/output_budget.h"
 #include "sim/units.h"
 
 namespace {
@@ -57,13 +58,18 @@ CLI::App* add_sweep_command(CLI::App& app, hwsim::SweepCommandOptions& sweep) {
   return sweep_cmd;
 }
 
-// --max-memory SIZE (every command): the host memory a run may take (sim/memory_budget.h).
-void apply_max_memory(const std::string& text) {
-  if (text.empty()) return;
-  std::string why;
-  auto bytes = hwsim::parse_quantity_as(text, hwsim::Dimension::bytes, &why);
-  if (!bytes) hwsim::usage_error("--max-memory " + hwsim::shorten(text) + ": " + why);
-  hwsim::set_memory_limit(*bytes);
+// --max-memory SIZE and --max-output SIZE (every command): the host memory a run may take
+// (sim/memory_budget.h) and the bytes one output file may (sim/output_budget.h).
+void apply_limits(const std::string& memory, const std::string& output) {
+  for (const auto& [option, text] : {std::pair<const char*, const std::string*>{"--max-memory", &memory},
+                                     {"--max-output", &output}}) {
+    if (text->empty()) continue;
+    std::string why;
+    auto bytes = hwsim::parse_quantity_as(*text, hwsim::Dimension::bytes, &why);
+    if (!bytes) hwsim::usage_error(std::string(option) + " " + hwsim::shorten(*text) + ": " + why);
+    if (option == std::string("--max-memory")) hwsim::set_memory_limit(*bytes);
+    else hwsim::set_output_limit(*bytes);
+  }
 }
 }  // namespace
 
@@ -75,6 +81,11 @@ int main(int argc, char** argv) {
   app.add_option("--max-memory", max_memory,
                  "host memory a run may take, e.g. 16GiB (default 8 GiB): a bigger estimate is refused before allocating")
       ->envname("HWSIM_MAX_MEMORY");
+  std::string max_output;
+  app.add_option("--max-output", max_output,
+                 "bytes one output file may take, e.g. 64GiB (default 4 GiB): a bigger document or trace is refused "
+                 "as soon as it passes")
+      ->envname("HWSIM_MAX_OUTPUT");
 
   RunOptions run;
   KernelOptions kernel;
@@ -109,8 +120,10 @@ int main(int argc, char** argv) {
   list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, mcu, system)");
   list_cmd->add_option("--chip", list_chip, "with params: what this chip sets, each key's value and where it comes from");
   app.require_subcommand(0, 1);
-  for (CLI::App* command : {run_cmd, validate_cmd, sweep_cmd})
+  for (CLI::App* command : {run_cmd, validate_cmd, sweep_cmd}) {
     command->add_option("--max-memory", max_memory, "host memory a run may take, e.g. 16GiB (default 8 GiB)");
+    command->add_option("--max-output", max_output, "bytes one output file may take, e.g. 64GiB (default 4 GiB)");
+  }
 
   try {
     app.parse(argc, argv);
@@ -126,7 +139,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    apply_max_memory(max_memory);
+    apply_limits(max_memory, max_output);
     if (*validate_cmd) {
       if (validate.chip.empty() && validate.system.empty()) usage_error("validate: give --chip FILE or --system FILE");
       return validate_command(validate);

@@ -15,6 +15,7 @@
 
 #include "sim/error.h"
 #include "sim/input_file.h"
+#include "sim/output_budget.h"
 
 namespace hwsim {
 
@@ -143,19 +144,57 @@ void copy_staged(const std::string& temporary, std::ostream& out, const std::str
   if (!out.flush()) io_error(fmt::format("{}: write failed: {}", shorten(name), errno ? std::strerror(errno) : "flush"));
 }
 
+// A stream buffer passing bytes on to `next` until --max-output's limit (sim/output_budget.h),
+// then refusing them: the writer's stream goes bad and stops, and `passed` tells why.
+class BoundedBuffer : public std::streambuf {
+ public:
+  explicit BoundedBuffer(std::streambuf* next) : next_(next), left_(output_limit()) {}
+  bool passed() const { return passed_; }
+  double written() const { return written_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    char ch = traits_type::to_char_type(c);
+    return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    written_ += double(n);
+    if (double(n) > left_) return passed_ = true, 0;
+    left_ -= double(n);
+    return next_->sputn(s, n);
+  }
+  int sync() override { return next_->pubsync(); }
+
+ private:
+  std::streambuf* next_;
+  double left_, written_ = 0;
+  bool passed_ = false;
+};
+
 // Streams `write` into a new temporary file `temporary`; removes it and rethrows on any failure.
 void write_temporary(const std::string& temporary, const std::string& path, const OutputWriter& write) {
-  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-  if (!out) io_error(fmt::format("{}: cannot write output file: {}", shorten(path), std::strerror(errno)));
+  std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+  if (!file) io_error(fmt::format("{}: cannot write output file: {}", shorten(path), std::strerror(errno)));
+  BoundedBuffer bounded(file.rdbuf());
+  std::ostream out(&bounded);
   try {
     write(out);
+    if (bounded.passed())
+      require_output(bounded.written(), fmt::format("{}: the output", shorten(path)),
+                     "--detail summary, fewer steps or records");
   } catch (...) {
-    out.close();
+    file.close();
     std::remove(temporary.c_str());
     throw;
   }
-  out.close();  // the last bytes reach the file here: a full disk shows now
-  if (out.fail()) {
+  if (!out.flush()) {
+    file.close();
+    std::remove(temporary.c_str());
+    io_error(fmt::format("{}: write failed: {}", shorten(path), errno ? std::strerror(errno) : "flush"));
+  }
+  file.close();  // the last bytes reach the file here: a full disk shows now
+  if (file.fail()) {
     std::remove(temporary.c_str());
     io_error(fmt::format("{}: write failed: {}", shorten(path), errno ? std::strerror(errno) : "close"));
   }

@@ -33,7 +33,8 @@ struct SweepPoint {
 };
 
 // At most this many points: beyond it a sweep is surely a typo (and its rows would not fit memory).
-inline constexpr std::size_t kMaxSweepPoints = 10'000'000;
+// (A point takes from a few milliseconds to minutes: a million are a day's work on one core.)
+inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
 
 // Parses "KEY=VALUES" (sweep_values.h); UserError(usage) on a missing '=' or key.
 // `held`: the values the sweep's other lists hold (sweep_values.h bounds them all).

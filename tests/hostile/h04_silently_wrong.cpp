@@ -227,3 +227,10 @@ TEST_CASE("hostile bound, sweep --jobs: the children running at once share --max
   CHECK(hwsim::test::contains(rows, "more than the 2 MiB that --max-memory allows each of 2 processes running at once"));
   CHECK_FALSE(hwsim::test::contains(rows, "\"status\":\"ok\""));
 }
+
+TEST_CASE("hostile bound, up front: a serve run of hours and a sweep of 10^7 points are refused with their numbers") {
+  refused("--chip h100 -w serve:model=llama3_8b,requests=1000000,output=8000 -q", 4,
+          "more than the 5e+07 tokens a serve run simulates");
+  refused("sweep --chip h100 -w gemm:M=64,N=64,K=64 --vary workload.M=1..1000 --vary workload.N=1..10000", 2,
+          "10000000 points is more than 1000000");
+}

@@ -140,3 +140,13 @@ TEST_CASE("hostile outputs: a TERM while the outputs are written leaves no tempo
   CHECK_FALSE(fs::exists(staged));
   CHECK_FALSE(fs::exists(json));
 }
+
+TEST_CASE("hostile outputs: --max-output refuses a document, a streamed generate's records and a trace past it") {
+  refused("--chip h100 -w decode_llama8b -q --json {dir}/d.json --max-output 100kB", 4,
+          "d.json: the output passes 1.4 MiB, more than the 97.7 KiB that --max-output allows");
+  refused("--chip h100 -w generate:model=llama3_8b,prompt=64,output=48 -q --detail full --json {dir}/g.json --max-output 10MiB",
+          4, "the JSON document's records (--detail full) passes");
+  refused("--chip h100 -w generate:model=llama3_8b,prompt=64,output=48 -q --trace {dir}/g.trace --max-output 1MiB", 4,
+          "the trace's events (--trace) passes");
+  refused("--chip h100 -w decode_llama8b -q --max-output 0B", 2, "--max-output: expected a size greater than zero");
+}

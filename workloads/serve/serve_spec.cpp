@@ -125,6 +125,20 @@ LengthDistribution parse_length(const std::string& text, const std::string& fiel
 
 namespace {
 
+// The most tokens (prompt and output, over every request) a serve run simulates: each output
+// token is a slot in an engine step, and past this a run takes hours (1,000 requests of 200
+// tokens, 2·10^5, take seconds to a minute).
+constexpr double kMaxServeTokens = 5e7;
+
+void check_serve_work(const std::vector<ServeRequest>& requests, const std::string& spec) {
+  double prompt = 0, output = 0;
+  for (const auto& r : requests) prompt += double(r.prompt), output += double(r.output);
+  if (prompt + output > kMaxServeTokens)
+    spec_fail(spec, "requests", fmt::format("{} requests of {:.3g} prompt and {:.3g} output tokens in all are more than "
+                                            "the {:.0e} tokens a serve run simulates (hours of work): fewer requests "
+                                            "or shorter lengths", requests.size(), prompt, output, kMaxServeTokens));
+}
+
 // Requests at `rate` (Poisson; inf: all at once): lengths drawn from prompt= and output=, or
 // sampled from a dataset file (dataset=).
 std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec, const std::string& dataset) {
@@ -193,6 +207,7 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
   } else {
     s.requests = draw_requests(spec, dataset);
   }
+  check_serve_work(s.requests, t);
   std::stable_sort(s.requests.begin(), s.requests.end(),
                    [](const ServeRequest& a, const ServeRequest& b) { return a.arrival < b.arrival; });
   std::string batching = spec.word("batching", "continuous");
