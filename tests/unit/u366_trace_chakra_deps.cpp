@@ -74,3 +74,24 @@ TEST_CASE("chakra: the sample's optimizer waits on both gradient collectives and
   CHECK(in["reduce_scatter_grads"] == std::set<std::string>{"backward"});  // a control dependency
   CHECK(in["optimizer_step"] == std::set<std::string>{"all_reduce_grads", "reduce_scatter_grads", "backward"});
 }
+
+TEST_CASE("chakra: a chain of left-out nodes after a wide fan-in shares one frontier (it copied n² vertices)") {
+  // 20,000 ops fan into a metadata node, then a chain of 20,000 metadata nodes, then one op: the
+  // op waits on the 20,000. Copying the frontier down the chain held 4·10^8 vertices (3.2 GB).
+  const int wide = 20000;
+  std::string text;
+  std::string fan;
+  for (int i = 0; i < wide; ++i) {
+    text += comp(i) + "\n";
+    fan += (i ? ", \"" : "\"") + std::to_string(i) + "\"";
+  }
+  text += R"({"id": ")" + std::to_string(wide) + R"(", "type": "METADATA_NODE", "dataDeps": [)" + fan + "]}\n";
+  for (int k = 1; k <= wide; ++k)
+    text += R"({"id": ")" + std::to_string(wide + k) + R"(", "type": "METADATA_NODE", "dataDeps": [")" +
+            std::to_string(wide + k - 1) + "\"]}\n";
+  text += comp(3 * wide, "\"" + std::to_string(2 * wide) + "\"") + "\n";
+  Workload w = chakra_workload(parse_chakra_json(text, "t.json"), 2);
+  const OpGraph& g = w.steps[0].graph;
+  CHECK(boost::num_vertices(g) == std::size_t(wide + 1));
+  CHECK(boost::num_edges(g) == std::size_t(wide));  // the last op waits on every one of the wide ops
+}

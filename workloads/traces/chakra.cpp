@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <queue>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
 #include "sim/input_file.h"
+#include "sim/memory_budget.h"
 #include "workloads/traces/trace_common.h"
 
 namespace hwsim {
@@ -305,21 +307,29 @@ Workload chakra_workload(const ChakraTrace& t, std::int64_t ranks) {
   Workload w;
   w.parallel = layout.parallel();
   WorkloadStep step{std::filesystem::path(t.source).filename().string(), {}};
-  // frontier[i]: the graph vertices node i stands for (itself, or what a left-out node waited on).
-  std::vector<std::vector<OpVertex>> frontier(nodes.size());
+  // frontier[i]: the graph vertices node i stands for (itself, or what a left-out node waited on),
+  // shared: a left-out node with one dependency stands for that one's frontier without a copy (a
+  // chain of 30,000 left-out nodes after a 30,000-way fan-in copied 9·10^8 vertices, 7 GB).
+  using Frontier = std::shared_ptr<const std::vector<OpVertex>>;
+  std::vector<Frontier> frontier(nodes.size(), std::make_shared<const std::vector<OpVertex>>());
   std::size_t kept = 0;
   for (std::size_t i : order) {
+    if (!ops[i] && deps[i].size() == 1) {
+      frontier[i] = frontier[deps[i].front()];
+      continue;
+    }
     std::vector<OpVertex> inputs;
-    for (std::size_t d : deps[i]) inputs.insert(inputs.end(), frontier[d].begin(), frontier[d].end());
+    for (std::size_t d : deps[i]) inputs.insert(inputs.end(), frontier[d]->begin(), frontier[d]->end());
     std::sort(inputs.begin(), inputs.end());
     inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
     if (!ops[i]) {
-      frontier[i] = std::move(inputs);
+      charge_memory(double(inputs.size() * sizeof(OpVertex)), "the Chakra trace's dependencies");
+      frontier[i] = std::make_shared<const std::vector<OpVertex>>(std::move(inputs));
       continue;
     }
     Op op = std::move(*ops[i]);
     if (auto* c = std::get_if<CollectiveOp>(&op.shape)) layout.place(*c, ranks);
-    frontier[i] = {add_op(step.graph, std::move(op), inputs)};
+    frontier[i] = std::make_shared<const std::vector<OpVertex>>(1, add_op(step.graph, std::move(op), inputs));
     ++kept;
   }
   if (kept == 0)
