@@ -234,3 +234,8 @@ TEST_CASE("hostile bound, up front: a serve run of hours and a sweep of 10^7 poi
   refused("sweep --chip h100 -w gemm:M=64,N=64,K=64 --vary workload.M=1..1000 --vary workload.N=1..10000", 2,
           "10000000 points is more than 1000000");
 }
+
+TEST_CASE("hostile bound, kernel argument: a 10^12-element buffer costs its page directories, not 8 GB of page table") {
+  accepted(case_dir(), "--chip h100 --set gpu.core.model=warp --kernel workloads/kernels/stream_copy.hwk --grid 1 --block 32 "
+                       "--arg a=1000000000000 --arg n=64 -q");  // under the suite's 4 GiB address-space limit
+}

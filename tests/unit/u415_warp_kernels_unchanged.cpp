@@ -72,16 +72,17 @@ std::string fnv(const std::string& text) {
 std::string buffer_hash(const Buffer& b) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (std::size_t p = 0; p < b.pages.size(); ++p) {
-    if (!b.pages[p]) continue;
+    const std::uint8_t* page = b.pages.find(p);
+    if (!page) continue;
     bool written = false;
     for (std::uint64_t o = 0; o < GlobalMemory::kPage && p * GlobalMemory::kPage + o < b.bytes() && !written; o += 4) {
       std::uint32_t v;
-      std::memcpy(&v, b.pages[p].get() + o, 4);
+      std::memcpy(&v, page + o, 4);
       written = v != b.generated_word((p * GlobalMemory::kPage + o) / 4);
     }
     if (!written) continue;
     h = (h ^ p) * 0x100000001b3ull;
-    for (std::uint64_t i = 0; i < GlobalMemory::kPage; ++i) h = (h ^ b.pages[p][i]) * 0x100000001b3ull;
+    for (std::uint64_t i = 0; i < GlobalMemory::kPage; ++i) h = (h ^ page[i]) * 0x100000001b3ull;
   }
   return fmt::format("{:016x}", h);
 }

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "sim/memory_budget.h"
+
 namespace hwsim::warp {
 namespace {
 
@@ -98,14 +100,18 @@ std::uint32_t Buffer::generated_word(std::uint64_t w) const {
 std::uint64_t GlobalMemory::add(Buffer b) {
   b.base = next_base_;
   next_base_ = (b.base + std::max<std::uint64_t>(b.bytes(), 1) + 4095) / 4096 * 4096 + 4096;  // guard gap
-  b.pages.resize((b.bytes() + kPage - 1) / kPage);
+  const std::uint64_t pages = (b.bytes() + kPage - 1) / kPage;
+  // The table's directories exist whether written or not (a buffer of 10^12 elements: 2 MB of them).
+  charge_memory(double((pages + PageTable::kPagesPerDir - 1) / PageTable::kPagesPerDir) * sizeof(void*),
+                fmt::format("buffer {}'s page table ({} elements)", b.name, b.count).c_str());
+  b.pages.resize(pages);
   buffers_.push_back(std::make_unique<Buffer>(std::move(b)));
   return buffers_.back()->base;
 }
 
 void GlobalMemory::discard_writes() {
   for (auto& b : buffers_)
-    for (auto& page : b->pages) page.reset();
+    b->pages.clear();
 }
 
 Buffer* GlobalMemory::find_other(std::uint64_t addr, std::uint64_t n) {
@@ -120,8 +126,8 @@ const Buffer* GlobalMemory::by_name(const std::string& name) const {
   return nullptr;
 }
 
-void GlobalMemory::materialise(Buffer& b, std::uint64_t off) {
-  auto& page = b.pages[off / kPage];
+std::uint8_t* GlobalMemory::materialise(Buffer& b, std::uint64_t off) {
+  auto& page = b.pages.slot(off / kPage);
   page = std::make_unique<std::uint8_t[]>(kPage);  // zero-filled
   std::uint64_t first = off / kPage * kPage;
   if (b.init != Init::zeros)
@@ -129,6 +135,7 @@ void GlobalMemory::materialise(Buffer& b, std::uint64_t off) {
       std::uint32_t g = b.generated_word((first + o) / 4);
       std::memcpy(page.get() + o, &g, 4);
     }
+  return page.get();
 }
 
 double GlobalMemory::element_value(const Buffer& b, std::uint64_t i) const {

@@ -4,6 +4,7 @@
 // sorted, chase), generated on read; a 4 KiB page is materialised only when first written, so a
 // 1 GiB streaming buffer costs no host memory. Accesses outside every buffer return nullopt; the
 // caller reports kernel, instruction, lane and address.
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -19,6 +20,40 @@ enum class Init : std::uint8_t { zeros, ones, iota, random, sorted, chase };
 const char* init_name(Init i);
 std::optional<Init> parse_init(const std::string& s);
 
+// A buffer's pages, two levels deep: a directory of kPagesPerDir page slots is made when a page in
+// it is first materialised, so the table of an untouched 4 TB buffer is a few MB, not the 8 GB a
+// slot per page took.
+class PageTable {
+ public:
+  using Page = std::unique_ptr<std::uint8_t[]>;
+  static constexpr std::uint64_t kPagesPerDir = 4096;
+  void resize(std::uint64_t pages) {
+    pages_ = pages;
+    dirs_.clear();
+    dirs_.resize((pages + kPagesPerDir - 1) / kPagesPerDir);
+  }
+  std::uint64_t size() const { return pages_; }
+  // Page `p`'s bytes, or null when it is not materialised.
+  const std::uint8_t* find(std::uint64_t p) const {
+    const auto& d = dirs_[p / kPagesPerDir];
+    return d ? (*d)[p % kPagesPerDir].get() : nullptr;
+  }
+  Page& slot(std::uint64_t p) {  // page `p`'s slot, its directory made if needed
+    auto& d = dirs_[p / kPagesPerDir];
+    if (!d) d = std::make_unique<Dir>();
+    return (*d)[p % kPagesPerDir];
+  }
+  void clear() {
+    for (auto& d : dirs_) d.reset();
+  }
+  std::uint64_t directories() const { return dirs_.size(); }
+
+ private:
+  using Dir = std::array<Page, kPagesPerDir>;
+  std::vector<std::unique_ptr<Dir>> dirs_;
+  std::uint64_t pages_ = 0;
+};
+
 struct Buffer {
   std::string name;
   Type type = Type::f32;
@@ -27,7 +62,7 @@ struct Buffer {
   Init init = Init::zeros;
   std::uint64_t seed = 1;
   std::uint64_t bytes() const { return count * std::uint64_t(type_bytes(type)); }
-  std::vector<std::unique_ptr<std::uint8_t[]>> pages;   // materialised pages (null = generated)
+  PageTable pages;   // materialised pages (none = generated)
   std::uint32_t generated_word(std::uint64_t word_index) const;  // 4-byte word of initial contents
 };
 
@@ -67,29 +102,30 @@ class GlobalMemory {
   // are computed once; a larger buffer (a stream) keeps generating on read and costs no memory.
   static constexpr std::uint64_t kMaterialiseOnReadBytes = 16ull << 20;
   std::uint32_t read_word(Buffer& b, std::uint64_t off) const {
-    const auto& page = b.pages[off / kPage];
+    const std::uint8_t* page = b.pages.find(off / kPage);
     if (!page) {
       if (b.init == Init::zeros) return 0;
       if (b.bytes() > kMaterialiseOnReadBytes) return b.generated_word(off / 4);
-      materialise(b, off);
+      page = materialise(b, off);
     }
     std::uint32_t v;
-    std::memcpy(&v, page.get() + off % kPage, 4);
+    std::memcpy(&v, page + off % kPage, 4);
     return v;
   }
   std::uint32_t peek_word(const Buffer& b, std::uint64_t off) const {  // without materialising
-    const auto& page = b.pages[off / kPage];
+    const std::uint8_t* page = b.pages.find(off / kPage);
     if (!page) return b.init == Init::zeros ? 0 : b.generated_word(off / 4);
     std::uint32_t v;
-    std::memcpy(&v, page.get() + off % kPage, 4);
+    std::memcpy(&v, page + off % kPage, 4);
     return v;
   }
   void write_word(Buffer& b, std::uint64_t off, std::uint32_t v) {
-    auto& page = b.pages[off / kPage];
+    auto& page = b.pages.slot(off / kPage);
     if (!page) materialise(b, off);
     std::memcpy(page.get() + off % kPage, &v, 4);
   }
-  static void materialise(Buffer& b, std::uint64_t off);  // the page holding `off`, with its generated contents
+  // The page holding `off`, made with its generated contents; returns its bytes.
+  static std::uint8_t* materialise(Buffer& b, std::uint64_t off);
   Buffer* find_other(std::uint64_t addr, std::uint64_t n);
   std::vector<std::unique_ptr<Buffer>> buffers_;
   std::uint64_t next_base_ = 0x10000000;
