@@ -15,7 +15,12 @@
 #include "sim/error.h"
 #include "sim/memory_budget.h"
 #include "sim/units.h"
+#include "app/sweep/sweep_file.h"
+#include "app/sweep/sweep_spec.h"
+#include "workloads/serve/request_files.h"
 #include "workloads/spec.h"
+#include "workloads/tiny/tiny_model.h"
+#include "workloads/traces/chakra.h"
 #include "workloads/workload.h"
 
 namespace hwsim::fuzz {
@@ -124,7 +129,44 @@ void measurements(const std::uint8_t* data, std::size_t size) {
   std::remove(path.c_str());
 }
 
+void sweep_file(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInput) return;
+  std::string path = scratch_file(std::string(reinterpret_cast<const char*>(data), size), ".toml");
+  expect_one_line([&] {
+    SweepSpec spec = load_sweep_file(path);
+    double points = 1;
+    for (const auto& a : spec.axes) points *= double(a.values.size());
+    if (points <= 1e4 || spec.zip) (void)sweep_points(spec);  // the points of a small sweep, as it would run
+  });
+  std::remove(path.c_str());
+}
+
+void serve_trace(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInput) return;
+  std::string path = scratch_file(std::string(reinterpret_cast<const char*>(data), size), ".csv");
+  expect_one_line([&] { (void)read_serve_trace(path); });
+  expect_one_line([&] { (void)sample_dataset(read_serve_dataset(path), 64, 5.0, 1); });
+  std::remove(path.c_str());
+}
+
+void chakra(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInput) return;
+  std::string text(reinterpret_cast<const char*>(data), size);
+  expect_one_line([&] { (void)chakra_workload(parse_chakra_json(text, "fuzz.json"), 2); });
+}
+
+void tiny_model(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInput) return;
+  std::string path = scratch_file(std::string(reinterpret_cast<const char*>(data), size), ".toml");
+  expect_one_line([&] { (void)load_tiny_model_file(path, "fuzz"); });
+  std::remove(path.c_str());
+}
+
 Target target_named(const std::string& name) {
+  if (name == "sweep_file") return sweep_file;
+  if (name == "serve_trace") return serve_trace;
+  if (name == "chakra") return chakra;
+  if (name == "tiny_model") return tiny_model;
   if (name == "units") return units;
   if (name == "config") return config;
   if (name == "workload_spec") return workload_spec;

@@ -17,6 +17,10 @@ void config(const std::uint8_t* data, std::size_t size);       // chip or system
 void workload_spec(const std::uint8_t* data, std::size_t size);  // "gemm:M=..."
 void kernel(const std::uint8_t* data, std::size_t size);       // .hwk program
 void measurements(const std::uint8_t* data, std::size_t size);  // validate's JSON Lines
+void sweep_file(const std::uint8_t* data, std::size_t size);    // a sweep file (TOML)
+void serve_trace(const std::uint8_t* data, std::size_t size);   // a serve trace or dataset (CSV/JSONL)
+void chakra(const std::uint8_t* data, std::size_t size);        // a Chakra trace (jsonized ET)
+void tiny_model(const std::uint8_t* data, std::size_t size);    // a TinyML model file (TOML)
 
 // The target of a name ("units", "config", ...); nullptr when unknown.
 using Target = void (*)(const std::uint8_t*, std::size_t);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the five libFuzzer targets side by side, each spread over WORKERS processes (libFuzzer's
+# Runs the nine libFuzzer targets side by side, each spread over WORKERS processes (libFuzzer's
 # -fork), for SECONDS of wall time, each on a copy of its seed corpus plus the past findings
 # (fuzz/regressions). Prints one summary line per target (executions, coverage, corpus size and
 # findings) and exits 1 if any target found a crash, a timeout or an out-of-memory input; the
@@ -14,7 +14,7 @@ fuzz_dir="$(cd "$1" && pwd)"
 seconds="$2"
 workers="$3"
 work="$4"
-targets=(units config workload_spec kernel measurements)
+targets=(units config workload_spec kernel measurements sweep_file serve_trace chakra tiny_model)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0:abort_on_error=1:handle_abort=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 

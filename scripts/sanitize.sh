@@ -3,7 +3,7 @@
 # clang first). One clang build in $HWSIM_SAN_BUILD_DIR (default build-san/) with
 # AddressSanitizer + UndefinedBehaviorSanitizer (-fno-sanitize-recover: the first report fails)
 # and libFuzzer coverage, of only what this job runs: hwsim, the unit tests, the hostile-input
-# suite and the five fuzz targets, at -O1. Then:
+# suite and the nine fuzz targets, at -O1. Then:
 #   1. the unit tests (every TEST_CASE its own process, SystemC included) and the hostile suite
 #      (tests/hostile: the sanitized hwsim on every hostile input) under both sanitizers;
 #   2. each fuzz target for HWSIM_FUZZ_SECONDS (default 30) on a copy of its seed corpus
@@ -15,7 +15,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${HWSIM_SAN_BUILD_DIR:-$root/build-san}"
 jobs="${HWSIM_JOBS:-$(nproc)}"
 seconds="${HWSIM_FUZZ_SECONDS:-30}"
-targets=(units config workload_spec kernel measurements)
+targets=(units config workload_spec kernel measurements sweep_file serve_trace chakra tiny_model)
 
 # SystemC switches coroutine stacks, which AddressSanitizer cannot follow for use-after-return
 # checks; leaks are reported by the test binaries' own exits otherwise (SystemC keeps its kernel

@@ -41,3 +41,7 @@ TEST_CASE("fuzz corpus replay: config") { CHECK(replay("config") >= 10); }
 TEST_CASE("fuzz corpus replay: workload_spec") { CHECK(replay("workload_spec") >= 10); }
 TEST_CASE("fuzz corpus replay: kernel") { CHECK(replay("kernel") >= 10); }
 TEST_CASE("fuzz corpus replay: measurements") { CHECK(replay("measurements") >= 10); }
+TEST_CASE("fuzz corpus replay: sweep_file") { CHECK(replay("sweep_file") >= 5); }
+TEST_CASE("fuzz corpus replay: serve_trace") { CHECK(replay("serve_trace") >= 5); }
+TEST_CASE("fuzz corpus replay: chakra") { CHECK(replay("chakra") >= 5); }
+TEST_CASE("fuzz corpus replay: tiny_model") { CHECK(replay("tiny_model") >= 3); }
