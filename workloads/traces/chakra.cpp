@@ -195,7 +195,8 @@ ChakraTrace parse_chakra_json(const std::string& text, const std::string& source
     if (i == 0 && is_metadata(j)) {
       if (j.contains("attr") && j["attr"].is_array())
         for (const json& a : j["attr"])
-          if (a.is_object() && a.value("name", "") == "schema" && a.contains("stringVal") && a["stringVal"].is_string())
+          if (a.is_object() && a.contains("name") && a["name"].is_string() && a["name"] == "schema" &&
+              a.contains("stringVal") && a["stringVal"].is_string())  // value() throws on a name of another type
             trace.schema = a["stringVal"].get<std::string>();
       continue;
     }
