@@ -50,15 +50,9 @@ std::vector<std::string> csv_cells(const std::string& text) {
 
 double file_number(const std::string& v, const std::string& path, std::size_t line, const std::string& field,
                    bool whole_number) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size() || !std::isfinite(x))
-    file_fail(path, line, field, fmt::format("'{}' is not a number", v));
+  auto number = whole_text_number(v);
+  if (!number) file_fail(path, line, field, fmt::format("'{}' is not a number", v));
+  const double x = *number;
   if (whole_number && (x < 1 || x != std::floor(x) || x > 1e9))
     file_fail(path, line, field, fmt::format("'{}' is not a positive whole number of tokens", v));
   if (!whole_number && x < 0) file_fail(path, line, field, fmt::format("'{}' is negative (seconds from the start)", v));

@@ -20,6 +20,18 @@
 
 namespace hwsim {
 
+std::optional<double> whole_text_number(const std::string& text) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
 ServeRandom::ServeRandom(std::uint64_t seed) : engine_(seed) {}
 
 double ServeRandom::uniform() { return double(engine_() >> 11) * 0x1.0p-53; }
@@ -78,16 +90,9 @@ std::int64_t whole(const std::string& text, const std::string& field, const std:
 }
 
 double real(const std::string& text, const std::string& field, const std::string& spec) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(v))
-    spec_fail(spec, field, fmt::format("'{}' is not a number", text));
-  return v;
+  auto v = whole_text_number(text);
+  if (!v) spec_fail(spec, field, fmt::format("'{}' is not a number", text));
+  return *v;
 }
 
 // "A..B" → {A, B}, A <= B.

@@ -13,6 +13,7 @@
 // nearest token, clamped; '/' because commas separate spec fields).
 #include <cstdint>
 #include <random>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,9 @@ class ServeRandom {
  private:
   std::mt19937_64 engine_;
 };
+
+// `text` read whole as a finite number (std::stod of all of it), or nullopt.
+std::optional<double> whole_text_number(const std::string& text);
 
 // A length distribution from LEN text; draws one value.
 struct LengthDistribution {
