@@ -19,9 +19,18 @@ enum class ExitCode : int {
   validation = 6,   // `hwsim validate --max-mape` threshold exceeded
 };
 
+// The line as printed: a line break or other control character that user text quoted into it
+// would carry (a TOML multi-line string, a name read from a file) is shown as '?', so an error
+// is one line by construction.
+inline std::string one_line(std::string line) {
+  for (char& c : line)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return line;
+}
+
 class UserError : public std::runtime_error {
  public:
-  UserError(ExitCode code, const std::string& line) : std::runtime_error(line), code_(code) {}
+  UserError(ExitCode code, const std::string& line) : std::runtime_error(one_line(line)), code_(code) {}
   ExitCode code() const { return code_; }
 
  private:

@@ -52,12 +52,6 @@ std::string run_point(const SweepSpec& spec, const SweepPoint& point, const Shar
   RunResult r = simulate(RunRequest{config.chip, config.system_or_null(), workload});
   return run_metrics(r).dump();
 }
-
-// A row's error cell: one line.
-std::string one_line(std::string s) {
-  for (char& c : s) if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
 }  // namespace
 
 // Every chip or system a `chip`/`system` axis names loads (with the sweep's --set), up front.

@@ -66,7 +66,8 @@ TinyLayer parse_layer(const toml::table& t, const std::string& path) {
   l.name = text("name");
   l.op = text("op");
   if (std::find(kOps.begin(), kOps.end(), l.op) == kOps.end())
-    fail(path, l.line, fmt::format("layer {}: op '{}' is not one of {}{}", l.name, l.op, join(kOps), did_you_mean(l.op, kOps)));
+    fail(path, l.line, fmt::format("layer {}: op '{}' is not one of {}{}", shorten(l.name, 40), shorten(l.op, 40), join(kOps),
+                                   did_you_mean(l.op, kOps)));
   if (const toml::node* n = t.get("input")) l.inputs.push_back(n->value_or(std::string()));
   if (const toml::array* a = t.get_as<toml::array>("inputs"))
     for (const auto& e : *a) l.inputs.push_back(e.value_or(std::string()));
