@@ -24,6 +24,13 @@ OpVertex add_op(OpGraph& graph, Op op, const std::vector<OpVertex>& inputs) {
   return v;
 }
 
+// Copies of a workload graph a run holds: the graph itself and its framework pass's lowering.
+constexpr double kGraphCopiesPerRun = 2;
+
+void expect_ops(double ops, const std::string& what) {
+  require_memory(memory_charged() + ops * kGraphCopiesPerRun * kHostBytesPerOp, what);
+}
+
 // add_op() only accepts inputs that already exist, so insertion order is a topological order;
 // it is also the order a framework issues the kernels on one stream.
 std::vector<OpVertex> execution_order(const OpGraph& graph) {

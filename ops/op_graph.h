@@ -1,6 +1,7 @@
 #pragma once
 // A workload as a DAG of ops (Boost.Graph): an edge u→v means v consumes what u produces.
 #include <boost/graph/adjacency_list.hpp>
+#include <string>
 #include <vector>
 
 #include "ops/op.h"
@@ -12,6 +13,13 @@ using OpVertex = OpGraph::vertex_descriptor;
 
 // Adds `op` with edges from each of `inputs`; returns the new vertex.
 OpVertex add_op(OpGraph& graph, Op op, const std::vector<OpVertex>& inputs = {});
+
+// Refuses, before any is built, a workload graph of about `ops` ops that --max-memory could not
+// hold over the run: the graph and the framework pass's lowering of it (workloads/passes, at least
+// one op per op), each op as add_op charges it, added to what is charged already. A builder that
+// knows its size up front says so in moments, not after building gigabytes. `what` names the graph
+// and the input that sized it ("the training step's op graph (microbatches=4096)").
+void expect_ops(double ops, const std::string& what);
 
 // Vertices in an order where every op follows its inputs: insertion order, which add_op() keeps
 // topological. Deterministic.

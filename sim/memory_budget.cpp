@@ -57,6 +57,8 @@ void charge_memory(double bytes, const char* what) {
   if (charged() > limit()) require_memory(charged(), what);
 }
 
+double memory_charged() { return charged(); }
+
 void reset_memory_charges() { charged() = 0; }
 
 }  // namespace hwsim

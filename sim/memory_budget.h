@@ -28,6 +28,8 @@ void require_memory(double bytes, const std::string& what);
 // each piece is charged as it is added, and the running total is checked as require_memory checks
 // one estimate ("WHAT needs about N ..."). `what` names the pieces ("the workload's op graphs").
 void charge_memory(double bytes, const char* what);
+// What charge_memory has charged so far, in bytes.
+double memory_charged();
 // Forgets the charges: for a harness that runs many inputs in one process (a fuzz target), each
 // input a run of its own.
 void reset_memory_charges();

@@ -49,7 +49,7 @@ CLI::App* add_sweep_command(CLI::App& app, hwsim::SweepCommandOptions& sweep) {
   sweep_cmd->add_option("--set", sweep.overrides, "override a config key for every point: KEY=VALUE")->take_all();
   sweep_cmd->add_option("--vary", sweep.vary, "KEY=V1,V2,... or a range 1..256*2, 1TB/s..8TB/s:8, 0..1024+128 (repeatable)");
   sweep_cmd->add_flag("--zip", sweep.zip, "pair the i-th values of every --vary instead of the cartesian product");
-  sweep_cmd->add_option("--jobs,-j", sweep.jobs, "points run at a time (default: every core)");
+  sweep_cmd->add_option("--jobs,-j", sweep.jobs, "points run at a time (default and most: every core)");
   sweep_cmd->add_option("--out,-o", sweep.out, "FILE.csv or FILE.jsonl, one row per point (default: CSV on stdout)");
   sweep_cmd->add_flag("--resume", sweep.resume, "keep the rows already in --out and run only the missing points");
   sweep_cmd->add_option("--svg", sweep.svg_path, "write a chart of a metric against a varied key to FILE (needs --out FILE)");

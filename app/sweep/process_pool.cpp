@@ -49,6 +49,11 @@ int available_cores() {
   return n > 0 ? int(n) : 1;
 }
 
+int pool_jobs(int requested) {
+  const int cores = available_cores();
+  return requested > 0 ? std::min(requested, cores) : cores;
+}
+
 void run_in_pool(const std::vector<std::size_t>& tasks, int jobs,
                  const std::function<std::string(std::size_t)>& work,
                  const std::function<void(std::size_t, const TaskOutcome&)>& done) {

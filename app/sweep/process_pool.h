@@ -28,4 +28,9 @@ void run_in_pool(const std::vector<std::size_t>& tasks, int jobs,
 // The cores this process may use (at least 1): the default for --jobs.
 int available_cores();
 
+// The processes to run at once for --jobs `requested` (0: every core): never more than the cores.
+// A simulation is CPU-bound, so one more than the cores only adds its memory (and divides
+// --max-memory further) without finishing sooner.
+int pool_jobs(int requested);
+
 }  // namespace hwsim

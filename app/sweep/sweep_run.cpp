@@ -1,6 +1,7 @@
 #include "app/sweep/sweep_run.h"
 
 #include <chrono>
+#include <cstdio>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -150,7 +151,11 @@ SweepSummary run_sweep(const SweepOptions& options) {
   SweepSink sink(options, format, columns, done, points.size());
   ProgressBar bar("sweep", tasks.size(), "points");
   std::size_t finished = 0;
-  run_in_pool(tasks, options.jobs > 0 ? options.jobs : available_cores(),
+  const int jobs = pool_jobs(options.jobs);
+  if (options.jobs > jobs)
+    std::fprintf(stderr, "hwsim sweep: --jobs %d is more than the %d cores this process may use; running %d at a time\n",
+                 options.jobs, jobs, jobs);
+  run_in_pool(tasks, jobs,
               [&](std::size_t i) { return run_point(spec, points[i], shared); },
               [&](std::size_t i, const TaskOutcome& outcome) {
                 nlohmann::ordered_json metrics;

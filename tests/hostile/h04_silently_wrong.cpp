@@ -228,6 +228,16 @@ TEST_CASE("hostile bound, sweep --jobs: the children running at once share --max
   CHECK_FALSE(hwsim::test::contains(rows, "\"status\":\"ok\""));
 }
 
+TEST_CASE("hostile bound, sweep --jobs: more jobs than cores run one per core, and say so") {
+  auto dir = case_dir();
+  std::string sweep = "sweep --chip h100 -w gemm:M=64,N=64,K=64 --vary workload.M=64,128,256 --out {dir}/";
+  accepted(dir, sweep + "one.csv --jobs 1");
+  Outcome o = run_case(dir, sweep + "many.csv --jobs 1000");
+  CHECK(o.exit_code == 0);
+  CHECK(hwsim::test::contains(o.err, "--jobs 1000 is more than the"));
+  CHECK(hwsim::test::read_text(dir / "many.csv") == hwsim::test::read_text(dir / "one.csv"));
+}
+
 TEST_CASE("hostile bound, up front: a serve run of hours and a sweep of 10^7 points are refused with their numbers") {
   refused("--chip h100 -w serve:model=llama3_8b,requests=1000000,output=8000 -q", 4,
           "more than the 5e+07 tokens a serve run simulates");

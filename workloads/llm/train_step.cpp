@@ -159,6 +159,7 @@ class TrainStepBuilder {
   }
 
   OpGraph build() {
+    expect_ops(ops_per_microbatch() * double(mbs_), fmt::format("the training step's op graph (microbatches={})", mbs_));
     schedule();
     for (int s = 0; s < pp_; ++s) optimizer(s);
     return std::move(g_);
@@ -169,6 +170,20 @@ class TrainStepBuilder {
     bool backward = false;
     std::int64_t mb = 0;
   };
+
+  // The ops one micro-batch adds over every stage: each forward op, its recompute (checkpoint=full,
+  // in a layer) and its backward ops (with a column-parallel input gradient's all_reduce). Bucket
+  // collectives and ZeRO-3 gathers come per group, not per op, and are left out: a lower bound.
+  double ops_per_microbatch() const {
+    double ops = 0;
+    for (const FwdNode& n : nodes_) {
+      const bool recomputed = run_.checkpoint == Checkpointing::full && n.group >= 0 && n.group < run_.arch.layers;
+      BackwardOps b = n.op.name == "loss" ? loss_backward(n.op) : backward_of(n.op, "");
+      ops += 1 + (recomputed && !n.send_recv ? 1 : 0) + double(b.ops.size()) +
+             (b.grad_input >= 0 && n.column_parallel ? 1 : 0);
+    }
+    return ops;
+  }
 
   // 1F1B (Narayanan et al. 2021, PipeDream-Flush as in Megatron-LM): stage s runs
   // min(pp − s − 1, M) warm-up forwards, then alternates one forward and one backward, then
