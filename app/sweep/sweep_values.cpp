@@ -1,5 +1,6 @@
 #include "app/sweep/sweep_values.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -63,24 +64,33 @@ void expand_range(const std::string& key, const std::string& item, std::vector<s
   double by = std::strtod(by_text.c_str(), &end);
   if (by_text.empty() || *end != '\0' || !std::isfinite(by))
     fail(key, item, fmt::format("'{}' after '{}' is not a number", by_text, kind));
+  auto too_many = [&] {
+    fail(key, item, fmt::format("more than {} values{}", kMaxSweepValues, held > 0 ? " in all the sweep's lists" : ""));
+  };
+  // The range's length, known before any value is written: refused at once when over the bound.
+  auto expect = [&](double count) {
+    if (!(count <= double(kMaxSweepValues - std::min(held, kMaxSweepValues)))) too_many();
+  };
   auto push = [&](double v) {
-    if (held + out.size() >= kMaxSweepValues)
-      fail(key, item, fmt::format("more than {} values{}", kMaxSweepValues, held > 0 ? " in all the sweep's lists" : ""));
+    if (held + out.size() >= kMaxSweepValues) too_many();
     out.push_back(write_value(v, a.dimension));
   };
   const double slack = 1 + 1e-9;  // so that 0.1-sized steps reach the end despite rounding
   if (kind == '*') {
     if (by <= 1) fail(key, item, "the factor after '*' must be above 1 (1..256*2)");
     if (a.value <= 0) fail(key, item, "a geometric range starts above 0");
+    expect(std::floor(std::log(b.value / a.value) / std::log(by)));  // one fewer than it makes, at most
     for (double v = a.value; v <= b.value * slack; v *= by) push(v);
   } else if (kind == ':') {
     if (by < 1 || by != std::floor(by)) fail(key, item, "the count after ':' must be a whole number ≥ 1 (1TB/s..8TB/s:8)");
+    expect(by);
     auto n = static_cast<long long>(by);
     if (n == 1) return push(a.value);
     for (long long i = 0; i < n; ++i) push(a.value + (b.value - a.value) * double(i) / double(n - 1));
   } else {
     if (by <= 0) fail(key, item, "the step after '+' must be above 0 (0..1024+128)");
     double span = b.value - a.value;
+    expect(std::floor(span / by));  // one fewer than it makes, at most
     for (long long i = 0; a.value + by * double(i) <= a.value + span * slack + 1e-12; ++i) push(a.value + by * double(i));
   }
 }

@@ -1,4 +1,4 @@
-// Guards of the generic core: the memory budget (sim/memory_budget.h), TOML nesting
+// Guards of the generic core: error lines (sim/error.h), the memory budget (sim/memory_budget.h), TOML nesting
 // (sim/config/toml_text.h) and did-you-mean on words no key is near (sim/did_you_mean.h).
 #include <doctest/doctest.h>
 
@@ -7,6 +7,7 @@
 #include "sim/config/toml_text.h"
 #include "sim/did_you_mean.h"
 #include "sim/error.h"
+#include "ops/op_graph.h"
 #include "sim/memory_budget.h"
 #include "tests/fixtures/test_support.h"
 
@@ -57,4 +58,30 @@ TEST_CASE("memory budget: charges add up until the limit, and a harness may forg
                        UserError);
   reset_memory_charges();
   CHECK_NOTHROW(charge_memory(2048, "the workload's op graphs"));
+}
+
+TEST_CASE("error line: control characters become '?' and an over-long line keeps its start and its end") {
+  CHECK(UserError(ExitCode::workload, "a\nb\tc").what() == std::string("a?b?c"));
+  std::string quoted(10000, 'x');
+  std::string line = UserError(ExitCode::workload, "file:1: unknown '" + quoted + "'; known: a, b").what();
+  CHECK(line.size() <= kMaxErrorLine + 8);
+  CHECK(line.rfind("file:1: unknown 'xxx", 0) == 0);
+  CHECK(line.find(" ... ") != std::string::npos);
+  CHECK(line.substr(line.size() - 14) == "'; known: a, b");
+  // A cut never splits a UTF-8 sequence.
+  std::string wide;
+  for (int i = 0; i < 3000; ++i) wide += "é";
+  std::string cut = UserError(ExitCode::workload, wide).what();
+  CHECK(cut.find(" ... ") % 2 == 0);
+}
+
+TEST_CASE("memory budget: a graph builder's up-front estimate counts the graph and its pass's copy") {
+  set_memory_limit(1 << 20);
+  reset_memory_charges();
+  CHECK_NOTHROW(expect_ops(200, "a small graph"));  // 200 ops × 2 copies × 2 KiB = 800 KiB
+  CHECK_THROWS_WITH_AS(expect_ops(300, "the training step's op graph (microbatches=4096)"),
+                       "the training step's op graph (microbatches=4096) needs about 1.17 MiB of host memory, more than the "
+                       "1 MiB that --max-memory allows",
+                       UserError);
+  set_memory_limit(kDefaultMaxMemory);
 }

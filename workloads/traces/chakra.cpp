@@ -187,10 +187,7 @@ ChakraTrace parse_chakra_json(const std::string& text, const std::string& source
     try {
       j = json::parse(body);
     } catch (const json::exception& e) {
-      std::string why = e.what();
-      std::replace(why.begin(), why.end(), '\n', ' ');
-      std::replace(why.begin(), why.end(), '\r', ' ');
-      workload_error(fmt::format("{}:{}: this object is not JSON: {}", source, line, why));
+      workload_error(fmt::format("{}:{}: this object is not JSON: {}", source, line, shorten(e.what(), kQuoted * 4)));
     }
     if (i == 0 && is_metadata(j)) {
       if (j.contains("attr") && j["attr"].is_array())

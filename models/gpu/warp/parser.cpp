@@ -507,7 +507,7 @@ class Parser {
     } else if (m == "nop") {
       in.op = Op::nop;
     } else {
-      fail(t[0], "unknown instruction '" + m + "'");
+      fail(t[0], "unknown instruction '" + shorten(m, 40) + "'");
     }
     prog_.code.push_back(std::move(in));
   }
