@@ -15,8 +15,9 @@ using OpVertex = OpGraph::vertex_descriptor;
 OpVertex add_op(OpGraph& graph, Op op, const std::vector<OpVertex>& inputs = {});
 
 // Refuses, before any is built, a workload graph of about `ops` ops that --max-memory could not
-// hold over the run: the graph and the framework pass's lowering of it (workloads/passes, at least
-// one op per op), each op as add_op charges it, added to what is charged already. A builder that
+// hold over the run: the graph and the framework pass's lowering of it (workloads/passes: the
+// eager pass makes one op or more per op, a fusing pass fewer, so counted as one per op), each op
+// as add_op charges it, added to what is charged already. A builder that
 // knows its size up front says so in moments, not after building gigabytes. `what` names the graph
 // and the input that sized it ("the training step's op graph (microbatches=4096)").
 void expect_ops(double ops, const std::string& what);
