@@ -72,10 +72,7 @@ std::string shorten(const std::string& text, std::size_t width) {
     while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
     out = out.substr(0, cut) + "...";
   }
-  // A line break or other control character would split the error line: shown as '?'.
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  return out;
+  return one_line(out);  // a line break in it would split the error line
 }
 
 }  // namespace hwsim
