@@ -19,13 +19,13 @@
 namespace hwsim {
 namespace {
 
-// A collective runs among every group of its axis at its stage; a pipeline send between the
-// stage's ranks and the next (or previous) stage's.
+// A collective runs among every group of its axis at its stage; a pipeline send (a send_recv
+// along pp) between the stage's ranks and the next (or previous) stage's.
 std::function<RankGroups(const Op&)> layout_groups(const Parallelism& p) {
   return [p](const Op& op) {
     const auto& c = std::get<CollectiveOp>(op.shape);
-    return c.kind == CollectiveKind::send_recv ? pipeline_pairs(p, op.stage, c.reverse)
-                                               : axis_groups(p, c.axis, op.stage);
+    return c.kind == CollectiveKind::send_recv && c.axis == ParallelAxis::pp ? pipeline_pairs(p, op.stage, c.reverse)
+                                                                              : axis_groups(p, c.axis, op.stage);
   };
 }
 

@@ -68,16 +68,17 @@ Workload build_collective(const WorkloadSpec& spec) {
   c.ranks = spec.positive_int("ranks", 2);
   if (c.ranks < 2) workload_error(fmt::format("workload '{}': ranks: a collective needs at least 2 ranks", spec.text()));
   if (c.ranks > 1000000) workload_error(fmt::format("workload '{}': ranks: {} is out of range (at most 1000000)", spec.text(), c.ranks));
-  if (c.kind == CollectiveKind::send_recv && c.ranks != 2)
-    workload_error(fmt::format("workload '{}': ranks: send_recv runs between 2 ranks", spec.text()));
   c.algo = spec.word("algo", "auto");
   c.proto = spec.word("proto", "auto");
   c.dtype = spec.dtype("dtype", DType::fp32);
-  c.axis = c.kind == CollectiveKind::send_recv ? ParallelAxis::pp : ParallelAxis::world;
+  // 2 ranks: rank 0 sends to rank 1, as a pipeline stage does; more: each rank to the next
+  // (nccl-tests' sendrecv_perf).
+  bool pipeline_send = c.kind == CollectiveKind::send_recv && c.ranks == 2;
+  c.axis = pipeline_send ? ParallelAxis::pp : ParallelAxis::world;
   std::vector<double> sizes = sizes_of(spec);
   spec.reject_unused({"op", "bytes", "sizes", "factor", "ranks", "algo", "proto", "dtype"});
   Workload w;
-  if (c.kind == CollectiveKind::send_recv) w.parallel.pp = 2;
+  if (pipeline_send) w.parallel.pp = 2;
   else w.parallel.dp = c.ranks;
   for (double b : sizes) {
     c.bytes = b;
@@ -91,8 +92,8 @@ Workload build_collective(const WorkloadSpec& spec) {
 
 HWSIM_REGISTER_WORKLOAD("collective",
                         "a collective among devices of a --system: op=all_reduce|all_gather|reduce_scatter|all_to_all|"
-                        "broadcast|send_recv, bytes=SIZE (nccl-tests size) or a sweep bytes=1KiB..1GiB[,factor=2] or "
-                        "sizes=A+B+..., ranks=2, algo=auto|ring|tree|direct|hierarchical|torus, proto=auto|LL|LL128|Simple, dtype=fp32",
+                        "broadcast|send_recv (2 ranks: 0 sends to 1; more: each to the next), bytes=SIZE (nccl-tests size) or a sweep bytes=1KiB..1GiB[,factor=2] or "
+                        "sizes=A+B+..., ranks=2, algo=auto|ring|tree|direct|hierarchical|torus|nvls, proto=auto|LL|LL128|Simple, dtype=fp32",
                         build_collective);
 
 }  // namespace

@@ -34,11 +34,14 @@ double run_round(const std::vector<Transfer>& round, const CollectivePlan& plan,
   for (const auto& t : round) link_bytes += fabric.link_bytes_of(t.from, t.to, t.bytes);
   if (pending == 0) return 0;
   sc_core::sc_event done;
-  double overhead = 1.0 / s.tuning.efficiency[std::size_t(p)];
+  double overhead = plan.overhead;
   for (const auto& t : round)
-    fabric.transfer(t.from, t.to, t.bytes, overhead, [&pending, &done] {
-      if (--pending == 0) done.notify();
-    });
+    fabric.transfer(
+        t.from, t.to, t.bytes, overhead,
+        [&pending, &done] {
+          if (--pending == 0) done.notify();
+        },
+        t.engine_share);
   sc_core::wait(done);
   return link_bytes;
 }
@@ -49,8 +52,7 @@ WorkRecord run_collective(const std::string& name, const CollectiveOp& op, const
                           const SystemSpec& s, Fabric& fabric, double step_start) {
   CollectivePlan plan = plan_collective(op, groups, s, fabric);
   double start = sim_now(), link_bytes = 0;
-  int p = int(plan.protocol);
-  double fixed = s.tuning.launch_overhead + s.tuning.base_latency[std::size_t(p)];
+  double fixed = plan.fixed;
   if (fixed > 0) sc_core::wait(to_sc_time(fixed));
   std::vector<Transfer> round;
   for (std::int64_t r = 0; r < plan.rounds; ++r) {

@@ -34,6 +34,7 @@ struct Draft {
   std::int64_t steps = 1;
   std::vector<Phase> phases;
   Fill fill;
+  bool nvls = false;  // runs on the switches' reduction (NVLS): Simple only, its own efficiency and latency
 };
 
 std::int64_t group_size(const RankGroups& g) { return std::int64_t(g.front().size()); }
@@ -49,22 +50,64 @@ constexpr double kMaxTransfers = 2e7, kMaxTransfersPerRound = 3e5;
                              collective_name(op.kind), op.ranks, algorithm, kMaxTransfersPerRound, kMaxTransfers));
 }
 
-void ring_round(const RankGroups& groups, double bytes, std::vector<Transfer>& out) {
-  for (const auto& g : groups)
+// Ranks of a group per node, node-major (hierarchical needs the same count on every node).
+std::vector<std::vector<std::int64_t>> by_node(const std::vector<std::int64_t>& g, std::int64_t per_node) {
+  std::vector<std::vector<std::int64_t>> nodes;
+  for (std::int64_t d : g) {
+    if (nodes.empty() || nodes.back().front() / per_node != d / per_node) nodes.emplace_back();
+    nodes.back().push_back(d);
+  }
+  return nodes;
+}
+
+// The channels a ring runs on, each a ring order of every group. Within a node one ring is
+// enough: every channel takes the same links. Across nodes NCCL spreads its channels over the
+// node's NICs (rails): channel c enters each node at its rank c and leaves it from rank c - 1
+// (each node's ranks rotated by c), so each NIC sends one channel's crossing and receives
+// another's, and every rail carries 1/C of the data. C = the NICs per node, at most the fewest
+// ranks a node holds.
+RankGroups ring_channels(const RankGroups& groups, const SystemSpec& s) {
+  std::vector<std::vector<std::vector<std::int64_t>>> nodes;
+  std::int64_t channels = s.network ? s.nics : 1;
+  for (const auto& g : groups) {
+    nodes.push_back(by_node(g, s.devices_per_node));
+    if (nodes.back().size() < 2) channels = 1;
+    for (const auto& n : nodes.back()) channels = std::min(channels, std::int64_t(n.size()));
+  }
+  if (channels <= 1) return groups;
+  RankGroups rings;
+  for (std::int64_t c = 0; c < channels; ++c)
+    for (const auto& g : nodes) {
+      rings.emplace_back();
+      for (const auto& n : g)
+        for (std::size_t i = 0; i < n.size(); ++i) rings.back().push_back(n[(i + std::size_t(c)) % n.size()]);
+    }
+  return rings;
+}
+
+void ring_round(const RankGroups& rings, double bytes, std::vector<Transfer>& out) {
+  for (const auto& g : rings)
     for (std::size_t i = 0; i < g.size(); ++i) out.push_back({g[i], g[(i + 1) % g.size()], bytes});
 }
 
-Draft ring(const CollectiveOp& op, const RankGroups& groups) {
+Draft ring(const CollectiveOp& op, const RankGroups& groups, const SystemSpec& s) {
   std::int64_t n = group_size(groups);
-  double chunk = op.bytes / double(n);
-  if (op.kind == CollectiveKind::broadcast)
-    return {"ring", n - 1, {{1, 0}}, [&groups, b = op.bytes](std::int64_t, std::vector<Transfer>& out) {
-              for (const auto& g : groups)
+  RankGroups rings = ring_channels(groups, s);
+  double share = double(groups.size()) / double(rings.size());  // of the data, per channel
+  double chunk = op.bytes / double(n) * share;
+  if (op.kind == CollectiveKind::broadcast) {
+    for (std::size_t k = 0; k < rings.size(); ++k) {  // each chain starts at its group's root
+      auto& g = rings[k];
+      std::rotate(g.begin(), std::find(g.begin(), g.end(), groups[k % groups.size()].front()), g.end());
+    }
+    return {"ring", n - 1, {{1, 0}}, [rings, b = op.bytes * share](std::int64_t, std::vector<Transfer>& out) {
+              for (const auto& g : rings)
                 for (std::size_t i = 0; i + 1 < g.size(); ++i) out.push_back({g[i], g[i + 1], b});
             }};
+  }
   std::int64_t rounds = op.kind == CollectiveKind::all_reduce ? 2 * (n - 1) : n - 1;
-  return {"ring", 1, {{rounds, 0}}, [&groups, chunk](std::int64_t, std::vector<Transfer>& out) {
-            ring_round(groups, chunk, out);
+  return {"ring", 1, {{rounds, 0}}, [rings, chunk](std::int64_t, std::vector<Transfer>& out) {
+            ring_round(rings, chunk, out);
           }};
 }
 
@@ -106,48 +149,55 @@ Draft direct(const CollectiveOp& op, const RankGroups& groups) {
           }};
 }
 
+// NVLS all-reduce (collective_plan.h): each device's links carry S(n+1)/n each way, its kernels
+// 2S/n; latency: the NVLS base latency alone (steps 0).
+Draft nvls(const CollectiveOp& op, const RankGroups& groups) {
+  double n = double(group_size(groups));
+  double bytes = op.bytes * (n + 1) / (n * (n - 1)), share = 1 / (n + 1);
+  return {"nvls", 0, {{1, 0}}, [groups, bytes, share](std::int64_t, std::vector<Transfer>& out) {
+            for (const auto& g : groups)
+              for (std::size_t i = 0; i < g.size(); ++i)
+                for (std::size_t j = 0; j < g.size(); ++j)
+                  if (i != j) out.push_back({g[i], g[j], bytes, share});
+          }, true};
+}
+
+// send_recv: between 2 ranks, the first sends to the second (a pipeline send); among more, every
+// rank sends to the next and receives from the one before, a ring of pairs (nccl-tests'
+// sendrecv_perf).
 Draft p2p(const CollectiveOp& op, const RankGroups& groups) {
   return {"p2p", 1, {{1, 0}}, [&groups, b = op.bytes](std::int64_t, std::vector<Transfer>& out) {
-            for (const auto& g : groups) out.push_back({g[0], g[1], b});
+            for (const auto& g : groups)
+              if (g.size() == 2) out.push_back({g[0], g[1], b});
+              else ring_round({g}, b, out);
           }};
 }
 
-// Ranks of a group per node, node-major (hierarchical needs the same count on every node).
-std::vector<std::vector<std::int64_t>> by_node(const std::vector<std::int64_t>& g, std::int64_t per_node) {
-  std::vector<std::vector<std::int64_t>> nodes;
-  for (std::int64_t d : g) {
-    if (nodes.empty() || nodes.back().front() / per_node != d / per_node) nodes.emplace_back();
-    nodes.back().push_back(d);
-  }
-  return nodes;
-}
-
 // Reduce-scatter inside each node, all-reduce across nodes between ranks of the same local index
-// (over their rail), all-gather inside each node.
+// (over their rail), all-gather inside each node — pipelined over small chunks, as NCCL's
+// multi-node algorithms run their intra- and inter-node parts: in the steady state all three
+// stream at once, so it is one round whose latency counts every stage and whose links carry the
+// three parts' bytes together (the node's ring edges: reduce-scatter's and all-gather's; the rails:
+// the inter-node ring's).
 Draft hierarchical(const CollectiveOp& op, const RankGroups& groups, const SystemSpec& s) {
   auto nodes0 = by_node(groups.front(), s.devices_per_node);
   std::int64_t local = std::int64_t(nodes0.front().size()), count = std::int64_t(nodes0.size());
   double piece = op.bytes / double(local);
   std::int64_t intra = local - 1, inter = 2 * (count - 1);
-  auto fill = [&groups, &s, local, count, piece, intra, inter](std::int64_t r, std::vector<Transfer>& out) {
+  auto fill = [&groups, &s, local, count, piece, intra, inter](std::int64_t, std::vector<Transfer>& out) {
     for (const auto& g : groups) {
       auto nodes = by_node(g, s.devices_per_node);
-      if (r < intra || r >= intra + inter) {
+      if (intra > 0)
         for (const auto& node : nodes)
-          for (std::int64_t i = 0; i < local; ++i) out.push_back({node[std::size_t(i)], node[std::size_t((i + 1) % local)], piece});
-      } else {
-        for (std::int64_t i = 0; i < local; ++i)
-          for (std::int64_t k = 0; k < count; ++k)
-            out.push_back({nodes[std::size_t(k)][std::size_t(i)], nodes[std::size_t((k + 1) % count)][std::size_t(i)],
-                           piece / double(count)});
-      }
+          for (std::int64_t i = 0; i < local; ++i)
+            out.push_back({node[std::size_t(i)], node[std::size_t((i + 1) % local)], 2 * double(intra) * piece});
+      for (std::int64_t i = 0; i < local; ++i)
+        for (std::int64_t k = 0; k < count; ++k)
+          out.push_back({nodes[std::size_t(k)][std::size_t(i)], nodes[std::size_t((k + 1) % count)][std::size_t(i)],
+                         double(inter) * piece / double(count)});
     }
   };
-  std::vector<Phase> phases;
-  if (intra > 0) phases.push_back({intra, 0});
-  phases.push_back({inter, intra});
-  if (intra > 0) phases.push_back({intra, intra + inter});
-  return {"hierarchical", 1, phases, fill};
+  return {"hierarchical", 2 * intra + inter, {{1, 0}}, fill};
 }
 
 // All-reduce on a whole torus: the data in as many parts as the torus has dimensions (longer than
@@ -218,11 +268,12 @@ bool whole_torus(const RankGroups& groups, const SystemSpec& s) {
 }
 
 Draft draft(const std::string& algo, const CollectiveOp& op, const RankGroups& groups, const SystemSpec& s) {
-  if (algo == "ring") return ring(op, groups);
+  if (algo == "ring") return ring(op, groups, s);
   if (algo == "tree") return tree(op, groups);
   if (algo == "direct") return direct(op, groups);
   if (algo == "hierarchical") return hierarchical(op, groups, s);
   if (algo == "torus") return torus(op, s);
+  if (algo == "nvls") return nvls(op, groups);
   return p2p(op, groups);
 }
 
@@ -241,6 +292,7 @@ std::vector<std::string> collective_algorithms(const CollectiveOp& op, const Ran
   if (reduce) ok.push_back("tree");
   if (reduce && spans_nodes(groups, s) && even_per_node(groups, s)) ok.push_back("hierarchical");
   if (reduce && whole_torus(groups, s)) ok.push_back("torus");
+  if (reduce && s.tuning.nvls && !spans_nodes(groups, s)) ok.push_back("nvls");
   if (requested == "auto") {
     // NCCL's own choices: no direct all-reduce, all-gather or reduce-scatter (direct stays available by name)
     // — except on a fully connected mesh (xGMI), where RCCL runs one ring per link permutation so that
@@ -260,7 +312,7 @@ namespace {
 // The fluid lower bound of one round: its latency, then its busiest resource (link direction or
 // bridge) moving all the bytes the round puts on it.
 double round_cost(const std::vector<Transfer>& round, Fabric& fabric, const SystemSpec& s, Protocol p,
-                  std::int64_t steps) {
+                  std::int64_t steps, double overhead) {
   std::unordered_map<ResourceId, double> load;
   std::unordered_map<std::int64_t, double> engine;  // per device: bytes its collective kernels move
   double hop = 0;
@@ -269,20 +321,20 @@ double round_cost(const std::vector<Transfer>& round, Fabric& fabric, const Syst
     const Route& r = fabric.route(t.from, t.to);
     hop = std::max(hop, r.latency + (r.crosses_network ? s.tuning.network_step_latency[int(p)] : 0));
     for (const auto& d : r.demands) load[d.resource] += d.weight * t.bytes;
-    engine[t.from] += t.bytes;
-    engine[t.to] += t.bytes;
+    engine[t.from] += t.bytes * t.engine_share;
+    engine[t.to] += t.bytes * t.engine_share;
   }
   double busiest = 0;
   if (s.tuning.engine_bandwidth > 0)
     for (const auto& [device, bytes] : engine)
-      busiest = std::max(busiest, bytes / (s.tuning.engine_bandwidth * s.tuning.efficiency[int(p)]));
+      busiest = std::max(busiest, bytes * overhead / s.tuning.engine_bandwidth);
   const Topology& topo = fabric.topology();
   for (const auto& [res, bytes] : load) {
     bool link = res < 2 * topo.edges();
     // The protocol's overhead costs on every resource the bytes cross (Fabric::transfer scales them all).
-    double cap = topo.resource_capacity(res) * s.tuning.efficiency[int(p)] *
+    double cap = topo.resource_capacity(res) *
                  (link ? s.tuning.efficiency_of(topo.edge_of(res).scale == LinkScale::scale_out) : 1.0);
-    busiest = std::max(busiest, bytes / cap);
+    busiest = std::max(busiest, bytes * overhead / cap);
   }
   return double(steps) * (s.tuning.step_latency[int(p)] + hop) + busiest;
 }
@@ -298,13 +350,21 @@ void check_size(const Draft& d, const CollectiveOp& op) {
   }
 }
 
+// What a draft run with protocol `p` waits before data moves, and its link bytes per byte moved.
+double fixed_latency(const Draft& d, const SystemSpec& s, Protocol p) {
+  return s.tuning.launch_overhead + (d.nvls ? s.tuning.nvls_base_latency : s.tuning.base_latency[int(p)]);
+}
+double overhead(const Draft& d, const SystemSpec& s, Protocol p) {
+  return (d.nvls ? 1 / s.tuning.nvls_efficiency : 1.0) / s.tuning.efficiency[int(p)];
+}
+
 double estimate(const Draft& d, Fabric& fabric, const SystemSpec& s, Protocol p) {
-  double t = s.tuning.launch_overhead + s.tuning.base_latency[int(p)];
+  double t = fixed_latency(d, s, p);
   std::vector<Transfer> sample;
   for (const auto& phase : d.phases) {
     sample.clear();
     d.fill(phase.first, sample);
-    t += double(phase.rounds) * round_cost(sample, fabric, s, p, d.steps);
+    t += double(phase.rounds) * round_cost(sample, fabric, s, p, d.steps, overhead(d, s, p));
   }
   return t;
 }
@@ -325,13 +385,15 @@ CollectivePlan plan_collective(const CollectiveOp& op, const RankGroups& groups,
     Draft d = draft(algo, op, groups, s);
     check_size(d, op);
     for (Protocol p : {Protocol::ll, Protocol::ll128, Protocol::simple}) {
-      if (p != Protocol::simple && !s.tuning.low_latency_protocols) continue;
+      if (p != Protocol::simple && (!s.tuning.low_latency_protocols || d.nvls)) continue;
       if (op.proto != "auto" && op.proto != protocol_name(p)) continue;
       double t = estimate(d, fabric, s, p);
       if (t < best.estimate) {
         best.algorithm = d.algorithm;
         best.protocol = p;
         best.steps_per_round = d.steps;
+        best.fixed = fixed_latency(d, s, p);
+        best.overhead = overhead(d, s, p);
         best.rounds = 0;
         for (const auto& ph : d.phases) best.rounds += ph.rounds;
         best.transfers = d.fill;

@@ -48,17 +48,18 @@ const Fabric::CachedRoute& Fabric::cached(std::int64_t from, std::int64_t to) {
 const Route& Fabric::route(std::int64_t from, std::int64_t to) { return cached(from, to).route; }
 
 void Fabric::transfer(std::int64_t from, std::int64_t to, double bytes, double overhead,
-                      std::function<void()> on_done) {
+                      std::function<void()> on_done, double engine_share) {
   if (from == to || bytes <= 0) {
     host_.start(FlowSpec{0, std::numeric_limits<double>::infinity(), {}}, std::move(on_done));
     return;
   }
   const CachedRoute& c = cached(from, to);
   const std::vector<FlowDemand>* demands = &c.demands;
-  if (overhead != 1.0) {
-    auto& scaled = scaled_[{&c, overhead}];
+  if (overhead != 1.0 || engine_share != 1.0) {
+    auto& scaled = scaled_[{&c, overhead, engine_share}];
     if (scaled.empty())
-      for (const auto& d : c.demands) scaled.push_back({d.resource, d.weight * overhead});
+      for (const auto& d : c.demands)
+        scaled.push_back({d.resource, d.weight * overhead * (is_engine(d.resource) ? engine_share : 1.0)});
     demands = &scaled;
   }
   link_bytes_ += bytes * c.hop_weight;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -26,8 +27,10 @@ class Fabric : public sc_core::sc_module {
 
   // Starts moving `bytes` from device `from` to device `to` now; `on_done` runs when the last byte
   // arrives (bandwidth only: the caller adds latency). `overhead` ≥ 1: link bytes per byte moved
-  // (a protocol's flags). from == to completes at once.
-  void transfer(std::int64_t from, std::int64_t to, double bytes, double overhead, std::function<void()> on_done);
+  // (a protocol's flags); `engine_share` ≤ 1: of the bytes, the share the two devices' collective
+  // kernels move (Transfer::engine_share). from == to completes at once.
+  void transfer(std::int64_t from, std::int64_t to, double bytes, double overhead, std::function<void()> on_done,
+                double engine_share = 1);
 
   const Route& route(std::int64_t from, std::int64_t to);
   // Bytes a transfer of `bytes` puts on links, every hop counted.
@@ -55,6 +58,7 @@ class Fabric : public sc_core::sc_module {
   const CachedRoute& cached(std::int64_t from, std::int64_t to);
   ResourceId resource(std::int64_t topology_resource);
   ResourceId engine(std::int64_t device);
+  bool is_engine(ResourceId id) const { return topology_resource_[std::size_t(id)] < 0; }
 
   const Topology& topology_;
   CollectiveTuning tuning_;
@@ -63,7 +67,8 @@ class Fabric : public sc_core::sc_module {
   std::map<std::pair<std::int64_t, std::int64_t>, CachedRoute> routes_;
   std::unordered_map<std::int64_t, ResourceId> resources_;
   std::vector<std::int64_t> topology_resource_;  // inverse of resources_
-  std::map<std::pair<const CachedRoute*, double>, std::vector<FlowDemand>> scaled_;  // per protocol overhead
+  // Per protocol overhead and engine share.
+  std::map<std::tuple<const CachedRoute*, double, double>, std::vector<FlowDemand>> scaled_;
   double link_bytes_ = 0, energy_ = 0;
 };
 

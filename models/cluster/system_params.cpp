@@ -93,6 +93,15 @@ const ParamRegistration system_params({"system"}, {
     bool_param("collective.low_latency_protocols",
                "the library has NCCL's LL and LL128 protocols (false: bulk transfers only, as XLA on TPU ICI)")
         .defaults_to("true"),
+    bool_param("collective.nvls.enabled",
+               "the scale-up switches reduce and multicast (NVLink SHARP, NVSwitch gen3 and later): all-reduce "
+               "within a node may run as NCCL's NVLS algorithm (switch topology only)").defaults_to("false"),
+    fraction_param("collective.nvls.efficiency",
+                   "share of the bulk link rate (collective.link_efficiency) that NVLS's multimem loads and "
+                   "stores reach (NCCL's nvlsEfficiency)").defaults_to("1"),
+    quantity_param("collective.nvls.base_latency", Dimension::time,
+                   "fixed latency of one NVLS collective (in place of the protocol's base latency)")
+        .defaults_to("0 s").zero_allowed(),
 });
 
 }  // namespace

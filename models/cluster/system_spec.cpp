@@ -113,6 +113,13 @@ SystemSpec SystemSpec::from_config(const Config& c) {
                             c.number("collective.ll128.network_step_latency"),
                             c.number("collective.simple.network_step_latency")};
   t.low_latency_protocols = c.flag("collective.low_latency_protocols");
+  t.nvls = c.flag("collective.nvls.enabled");
+  t.nvls_efficiency = c.number("collective.nvls.efficiency");
+  t.nvls_base_latency = c.number("collective.nvls.base_latency");
+  if (t.nvls && s.topology != ScaleUpTopology::switch_fabric)
+    config_error(fmt::format("{}: collective.nvls.enabled: NVLS reduces in the scale-up switches; scale_up.topology "
+                             "is \"{}\", not \"switch\"", c.value("collective.nvls.enabled").origin,
+                             c.text("scale_up.topology")));
   return s;
 }
 

@@ -33,6 +33,10 @@ struct CollectiveTuning {
   std::array<double, 3> efficiency{};    // per protocol, relative to Simple
   std::array<double, 3> network_step_latency{};  // per protocol: extra per step crossing the network
   bool low_latency_protocols = true;  // LL and LL128 exist (else Simple only)
+  // NVLS: the scale-up switches reduce and multicast (collective.nvls.*).
+  bool nvls = false;
+  double nvls_efficiency = 1;    // share of the bulk link rate (link_efficiency) NVLS transfers reach
+  double nvls_base_latency = 0;  // seconds once per NVLS collective (instead of the protocol's)
 };
 
 struct SystemSpec {

@@ -12,6 +12,7 @@ Launch (device machine, repo root), one process per GPU:
         NCCL_PROTO forced through the environment (recorded in `variant`, `algo`, `proto`);
         "tuning": one untimed call per (op, size) after a marker line "@@TUNING_CALL ...", to be
         run with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING so that NCCL logs its choice;
+        "gather_scatter": all_gather_into_tensor and reduce_scatter_tensor, fp32, graph timing;
         "chain": K back-to-back bf16 all_reduces of 8/16/64 KiB in one graph, K = 1..320
         (kind "collective_chain"; see chain()).
   --cpu as last argument: gloo on CPU with host timers and small sizes (logic test only).
@@ -38,7 +39,7 @@ CPU = "--cpu" in sys.argv
 ARGS = [a for a in sys.argv[1:] if a != "--cpu"]
 OUTFILE = ARGS[0] if ARGS else "collectives.jsonl"
 MODE = ARGS[1] if len(ARGS) > 1 else "full"
-DEVICE_ID = "h200_x2_nvlink"
+DEVICE_ID = os.environ.get("HWSIM_DEVICE_ID", "h200_x2_nvlink")  # the lent host; x4 runs set h200_x4_nvswitch
 T0 = time.time()
 
 rank = int(os.environ.get("RANK", "0"))
@@ -476,6 +477,10 @@ def main():
         tuning()
     elif MODE == "chain":
         chain()
+    elif MODE == "gather_scatter":  # all_gather and reduce_scatter (tensor APIs), fp32, graph timing
+        for op, api, dtype in (PLAN_LOOP[2], PLAN_LOOP[4]):
+            for s in SIZES:
+                run_case(op, api, s, dtype, ["graph"])
     else:  # variant: all_reduce fp32, loop and graph (NCCL_ALGO / NCCL_PROTO from the environment)
         for s in SIZES:
             run_case("all_reduce", "all_reduce", s, "fp32", ["loop"] if CPU else ["loop", "graph"])
