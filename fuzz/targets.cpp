@@ -153,6 +153,8 @@ void chakra(const std::uint8_t* data, std::size_t size) {
   if (size > kMaxInput) return;
   std::string text(reinterpret_cast<const char*>(data), size);
   expect_one_line([&] { (void)chakra_workload(parse_chakra_json(text, "fuzz.json"), 2); });
+  // The same bytes as a binary .et file, read tolerantly (dependencies dropped, durations replayed).
+  expect_one_line([&] { (void)chakra_workload(parse_chakra_et(text, "fuzz.et"), ChakraOptions{}); });
 }
 
 void tiny_model(const std::uint8_t* data, std::size_t size) {

@@ -29,6 +29,7 @@ double op_activation_output_bytes(const Op& op) {
       },
       [](const CollectiveOp&) { return 0.0; },
       [](const ConvOp& c) { return conv_output_bytes(c); },
+      [](const RecordedOp&) { return 0.0; },
   }, op.shape);
 }
 

@@ -40,6 +40,7 @@ double shape_flops(const Op& op) {
       },
       [](const CollectiveOp&) { return 0.0; },
       [](const ConvOp& c) { return 2.0 * conv_macs(c); },
+      [](const RecordedOp&) { return 0.0; },
   }, op.shape);
 }
 
@@ -62,9 +63,11 @@ double shape_min_bytes(const Op& op) {
       },
       [](const CollectiveOp&) { return 0.0; },
       [](const ConvOp& c) { return conv_input_bytes(c) + conv_weight_bytes(c) + conv_output_bytes(c); },
+      [](const RecordedOp&) { return 0.0; },
   }, op.shape);
 }
 
 bool is_collective(const Op& op) { return std::holds_alternative<CollectiveOp>(op.shape); }
+bool is_recorded(const Op& op) { return std::holds_alternative<RecordedOp>(op.shape); }
 
 }  // namespace hwsim

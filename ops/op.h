@@ -74,6 +74,13 @@ struct StreamOp {
   bool unvectorized = false;
 };
 
+// Work whose time a trace recorded (a Chakra COMP_NODE's duration on the machine that made the
+// trace): it takes exactly `seconds` on its stage's device, replayed, not simulated — no device
+// model sees it, and its energy is the device's idle power (nothing is known of what it did).
+struct RecordedOp {
+  double seconds = 0;
+};
+
 // Scaled-dot-product attention over a KV cache: `batch` sequences, `heads` query heads sharing
 // `kv_heads` KV heads (GQA), `q_len` new queries attending to `kv_len` keys (the queries are the
 // last q_len positions). causal: query i sees keys up to its own position; window > 0: only the
@@ -118,7 +125,7 @@ struct FusedWork {
 };
 
 struct Op {
-  using Shape = std::variant<GemmOp, StreamOp, AttentionOp, CollectiveOp, ConvOp>;
+  using Shape = std::variant<GemmOp, StreamOp, AttentionOp, CollectiveOp, ConvOp, RecordedOp>;
   Op() = default;
   Op(std::string op_name, std::string klass, Shape op_shape, std::string input = {}, std::string output = {})
       : name(std::move(op_name)), op_class(std::move(klass)), shape(std::move(op_shape)),
@@ -149,5 +156,6 @@ double op_min_bytes(const Op& op);
 double shape_flops(const Op& op);
 double shape_min_bytes(const Op& op);
 bool is_collective(const Op& op);
+bool is_recorded(const Op& op);  // a RecordedOp
 
 }  // namespace hwsim

@@ -44,6 +44,8 @@ class StepExecutor {
   void run_stage(State& st, int stage);
   void run_segment(State& st, int stage, const std::vector<OpVertex>& segment);
   void run_collective_op(State& st, OpVertex v, bool detached);
+  // A RecordedOp: its stage's device is busy for the recorded time (no device model runs it).
+  void run_recorded_op(State& st, OpVertex v);
   void spawn_detached(State& st, int stage, OpVertex v);
   void settle_detached(State& st);
   // Waits until every graph predecessor of v has finished, but those of segment `segment_of`

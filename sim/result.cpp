@@ -37,6 +37,7 @@ void finalize_record(WorkRecord& k, double fastest_level) {
   // A record with neither FLOPs nor bytes on the device (a collective on the links) is bound by
   // what it waited on.
   if (k.roofline_floor == 0 && k.breakdown.communication > 0) k.bound = "communication";
+  else if (k.roofline_floor == 0 && k.op_class == kRecordedClass) k.bound = kRecordedClass;
   else k.bound = compute_floor >= memory_floor ? "compute" : "memory";
   k.achieved_flop_rate = ratio(k.flops, k.seconds);
   k.memory_bandwidth_achieved = ratio(k.memory_bytes, k.seconds);

@@ -95,6 +95,10 @@ class Figures {
   std::size_t size_ = 0;
 };
 
+// The op class of a record replayed from a trace's recorded time (RecordedOp): no device model
+// priced it, so it has no FLOPs, bytes or energy of its own; its bound is "recorded".
+inline constexpr const char* kRecordedClass = "recorded";
+
 struct WorkRecord {
   // filled by the device
   std::string name;          // op name, "L0.qkv_proj"

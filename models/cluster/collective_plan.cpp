@@ -339,15 +339,17 @@ double round_cost(const std::vector<Transfer>& round, Fabric& fabric, const Syst
   return double(steps) * (s.tuning.step_latency[int(p)] + hop) + busiest;
 }
 
-void check_size(const Draft& d, const CollectiveOp& op) {
+// Whether the draft's transfers are within the bounds a collective may simulate.
+bool fits(const Draft& d) {
   double total = 0;
   std::vector<Transfer> sample;
   for (const auto& phase : d.phases) {
     sample.clear();
     d.fill(phase.first, sample);
     if (double(sample.size()) > kMaxTransfersPerRound || (total += double(phase.rounds) * double(sample.size())) > kMaxTransfers)
-      too_many_transfers(op, d.algorithm);
+      return false;
   }
+  return true;
 }
 
 // What a draft run with protocol `p` waits before data moves, and its link bytes per byte moved.
@@ -381,9 +383,13 @@ CollectivePlan plan_collective(const CollectiveOp& op, const RankGroups& groups,
                                join(protocols), did_you_mean(op.proto, protocols)));
   CollectivePlan best;
   best.estimate = std::numeric_limits<double>::infinity();
+  std::vector<std::string> too_large;  // algorithms whose transfers are past the bounds
   for (const auto& algo : collective_algorithms(op, groups, s, op.algo)) {
     Draft d = draft(algo, op, groups, s);
-    check_size(d, op);
+    if (!fits(d)) {  // refused by name; under auto, another algorithm may still fit
+      too_large.push_back(algo);
+      continue;
+    }
     for (Protocol p : {Protocol::ll, Protocol::ll128, Protocol::simple}) {
       if (p != Protocol::simple && (!s.tuning.low_latency_protocols || d.nvls)) continue;
       if (op.proto != "auto" && op.proto != protocol_name(p)) continue;
@@ -401,6 +407,7 @@ CollectivePlan plan_collective(const CollectiveOp& op, const RankGroups& groups,
       }
     }
   }
+  if (!best.transfers) too_many_transfers(op, join(too_large));
   return best;
 }
 

@@ -40,6 +40,9 @@ std::string shape_key(const Op& op) {
       [](const ConvOp&) -> std::string {
         throw std::logic_error("a conv reached shape_key: OpLowering::lower runs it as its implicit GEMM");
       },
+      [](const RecordedOp&) -> std::string {
+        throw std::logic_error("a recorded op reached a device: the step executor replays it");
+      },
   }, op.shape);
   return key + fmt::format("|{},{},{}", op.fused.vector_flops, op.fused.extra_bytes_read, op.fused.extra_bytes_written);
 }

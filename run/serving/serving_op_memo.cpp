@@ -24,6 +24,8 @@ std::string shape_text(const Op::Shape& shape) {
         else if constexpr (std::is_same_v<T, CollectiveOp>)
           return fmt::format("collective {} {:a} {} {} {} {} {} {} {}", int(s.kind), s.bytes, int(s.axis), s.ranks,
                              int(s.dtype), s.algo, s.proto, s.async, s.reverse);
+        else if constexpr (std::is_same_v<T, RecordedOp>)
+          return fmt::format("recorded {:a}", s.seconds);
         else
           return fmt::format("conv {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}", s.batch, s.in_h, s.in_w, s.in_c,
                              s.out_c, s.kernel_h, s.kernel_w, s.stride_h, s.stride_w, s.pad_top, s.pad_bottom,

@@ -127,6 +127,11 @@ TEST_CASE("invariants: the pipelines, collectives and training of issue 33's tab
   CHECK_FALSE(check_run("--system dgx_h100 -w train_llama70b"));
   CHECK(check_run("--system dgx_h100 -w decode_llama70b:tp=8"));
   CHECK(check_run("--system dgx_h100 -w decode_mixtral:tp=2,ep=4,batch=8"));
+  // NVLS, rails across nodes, a ring of sends; a Chakra trace with recorded durations replayed.
+  CHECK(check_run("--system dgx_h100 -w collective:op=all_reduce,bytes=1MiB..4GiB,factor=16,ranks=8"));
+  CHECK(check_run("--system h100_cluster -w collective:op=all_gather,bytes=1GiB,ranks=32"));
+  CHECK(check_run("--system dgx_h100 -w collective:op=send_recv,bytes=256MiB,ranks=8"));
+  CHECK(check_run("--system h200x2 -w chakra:file=" + std::string(HWSIM_SOURCE_DIR) + "/tests/data/chakra.0.et"));
 }
 
 TEST_CASE("invariants: serving on a chip, with preemption, speculation and reuse=ops") {

@@ -82,3 +82,13 @@ TEST_CASE("cluster plan: send_recv among 8 ranks is a ring of pairs (sendrecv_pe
   CHECK(sends[0].from == 0);
   CHECK(sends[0].to == 1);
 }
+
+TEST_CASE("cluster plan: auto passes over an algorithm past the transfer bounds; asked by name, it is refused") {
+  // 1,200 ranks: a ring's 8 channels move 9,600 transfers a round for 2,398 rounds (past 2·10^7)
+  auto sys = make_system("h100_cluster", {"system.nodes=150"}, "fabric6");
+  RankGroups g = one_group(1200);
+  CollectivePlan plan = plan_collective(collective(CollectiveKind::all_reduce, S, 1200), g, sys->spec, *sys->fabric);
+  CHECK(plan.algorithm != "ring");
+  CHECK_THROWS_WITH(plan_collective(collective(CollectiveKind::all_reduce, S, 1200, "ring"), g, sys->spec, *sys->fabric),
+                    doctest::Contains("all_reduce of 1200 ranks with algo=ring: too many transfers to simulate"));
+}

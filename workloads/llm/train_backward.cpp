@@ -75,6 +75,9 @@ BackwardOps backward_of(const Op& f, const std::string& prefix) {
     } else if constexpr (std::is_same_v<T, ConvOp>) {
       workload_error(name + ": a convolution has no backward rule yet (training graphs hold GEMMs, attention and "
                      "stream ops)");
+    } else if constexpr (std::is_same_v<T, RecordedOp>) {
+      workload_error(name + ": a recorded duration (a trace's) has no backward rule: training graphs are built, not "
+                     "replayed");
     } else {
       static_assert(sizeof(T) == 0, "every op shape needs a backward rule");
     }

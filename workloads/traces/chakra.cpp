@@ -1,4 +1,5 @@
-// chakra:file=PATH[,ranks=N] — replays a Chakra execution trace (chakra_jsonizer's JSON) on a --system.
+// chakra:file=PATH[,ranks=N,strict=,compute=] — replays a Chakra execution trace (.et or
+// chakra_jsonizer's JSON) on a --system.
 #include "workloads/traces/chakra.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "sim/error.h"
 #include "sim/input_file.h"
 #include "sim/memory_budget.h"
+#include "sim/result.h"
 #include "workloads/traces/trace_common.h"
 
 namespace hwsim {
@@ -148,6 +150,12 @@ ChakraNode parse_node(const json& j, std::size_t line, const std::string& source
       out.push_back(*id);
     }
   }
+  for (const char* key : {"durationMicros", "duration_micros"})
+    if (j.contains(key)) {
+      auto d = as_unsigned(j[key]);
+      if (!d) fail(fmt::format("{}: {} is not a whole number of microseconds", key, shorten(j[key].dump(), kQuoted)));
+      n.duration_micros = *d;
+    }
   if (j.contains("attr")) {
     if (!j["attr"].is_array()) fail("attr is not a list");
     for (const json& a : j["attr"]) {
@@ -161,6 +169,7 @@ ChakraNode parse_node(const json& j, std::size_t line, const std::string& source
                                              : name == "num_ops"   ? &n.num_ops
                                              : name == "tensor_size" ? &n.tensor_size
                                                                      : nullptr;
+      if (name == "pg_name" && value && value->is_string()) n.pg_name = value->get<std::string>();
       if (name == "is_cpu_op" && value) {
         if (!value->is_boolean()) fail(fmt::format("attribute is_cpu_op: {} is not true or false", shorten(value->dump(), kQuoted)));
         n.is_cpu_op = value->get<bool>();
@@ -207,101 +216,174 @@ ChakraTrace parse_chakra_json(const std::string& text, const std::string& source
   return trace;
 }
 
-Workload chakra_workload(const ChakraTrace& t, std::int64_t ranks) {
+std::string chakra_node_place(const ChakraTrace& t, const ChakraNode& n) {
+  return fmt::format("{}{}{}: node {}{}", t.source, t.binary ? ": message " : ":", n.line, n.id,
+                     n.name.empty() ? "" : " '" + shorten(n.name, kQuoted) + "'");
+}
+
+namespace {
+
+// What tolerant reading dropped and how COMP_NODEs became work, for the warning line.
+struct ChakraTally {
+  std::size_t missing = 0, cycle_edges = 0, replayed = 0, simulated = 0, cpu_ops = 0, unpriced = 0;
+};
+
+// Dependencies (data and control alike) as node indices, sorted, without repeats. An id the trace
+// lacks is refused (strict) or dropped and counted.
+std::vector<std::vector<std::size_t>> dependency_lists(const ChakraTrace& t, bool strict, ChakraTally& tally) {
   const auto& nodes = t.nodes;
-  auto where = [&](const ChakraNode& n) {
-    return fmt::format("{}:{}: node {}{}", t.source, n.line, n.id, n.name.empty() ? "" : " '" + shorten(n.name, kQuoted) + "'");
-  };
   std::unordered_map<std::uint64_t, std::size_t> index;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     auto [it, fresh] = index.emplace(nodes[i].id, i);
     if (!fresh)
-      workload_error(fmt::format("{}: id {} is also the id of the node of line {}", where(nodes[i]), nodes[i].id,
-                                 nodes[it->second].line));
+      workload_error(fmt::format("{}: id {} is also the id of the node of {} {}", chakra_node_place(t, nodes[i]),
+                                 nodes[i].id, t.binary ? "message" : "line", nodes[it->second].line));
   }
-  // Dependencies (data and control alike) as node indices; every id must exist.
-  std::vector<std::vector<std::size_t>> deps(nodes.size()), users(nodes.size());
+  std::vector<std::vector<std::size_t>> deps(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     for (const auto* list : {&nodes[i].data_deps, &nodes[i].ctrl_deps})
       for (std::uint64_t id : *list) {
         auto it = index.find(id);
-        if (it == index.end())
-          workload_error(fmt::format("{}: depends on node {}, which the trace does not have", where(nodes[i]), id));
-        deps[i].push_back(it->second);
+        if (it != index.end()) deps[i].push_back(it->second);
+        else if (strict)
+          workload_error(fmt::format("{}: depends on node {}, which the trace does not have (strict=false drops "
+                                     "such dependencies)", chakra_node_place(t, nodes[i]), id));
+        else ++tally.missing;
       }
     std::sort(deps[i].begin(), deps[i].end());
     deps[i].erase(std::unique(deps[i].begin(), deps[i].end()), deps[i].end());
-    for (std::size_t d : deps[i]) users[d].push_back(i);
   }
-  // Dependency order, ties by id (Kahn).
+  return deps;
+}
+
+// Dependency order, ties by id (Kahn). A cycle is refused (strict), or broken: the waiting node of
+// the lowest id runs, its unmet dependencies dropped (counted) and removed from `deps`.
+std::vector<std::size_t> dependency_order(const ChakraTrace& t, std::vector<std::vector<std::size_t>>& deps, bool strict,
+                                          ChakraTally& tally) {
+  const auto& nodes = t.nodes;
+  std::vector<std::vector<std::size_t>> users(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (std::size_t d : deps[i]) users[d].push_back(i);
   std::vector<std::size_t> waiting(nodes.size()), order;
+  std::vector<bool> placed(nodes.size(), false);
   using Entry = std::pair<std::uint64_t, std::size_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if ((waiting[i] = deps[i].size()) == 0) ready.emplace(nodes[i].id, i);
-  while (!ready.empty()) {
+  std::size_t next_stuck = 0;  // nodes below it were placed (the lowest waiting id is searched from here)
+  std::vector<std::size_t> by_id(nodes.size());
+  for (std::size_t i = 0; i < by_id.size(); ++i) by_id[i] = i;
+  std::sort(by_id.begin(), by_id.end(), [&](std::size_t a, std::size_t b) { return nodes[a].id < nodes[b].id; });
+  while (order.size() < nodes.size()) {
+    if (ready.empty()) {
+      while (placed[by_id[next_stuck]]) ++next_stuck;
+      std::size_t i = by_id[next_stuck];
+      if (strict) {
+        std::vector<std::string> stuck;
+        for (std::size_t k = 0; k < nodes.size() && stuck.size() < 6; ++k)
+          if (!placed[k]) stuck.push_back(std::to_string(nodes[k].id));
+        workload_error(fmt::format("{}: nodes {}{} wait on a cycle of dependencies (strict=false breaks cycles)",
+                                   t.source, join(stuck), nodes.size() - order.size() > stuck.size() ? ", ..." : ""));
+      }
+      std::erase_if(deps[i], [&](std::size_t d) { return !placed[d]; });
+      tally.cycle_edges += waiting[i];
+      waiting[i] = 0;
+      ready.emplace(nodes[i].id, i);
+    }
     std::size_t i = ready.top().second;
     ready.pop();
+    placed[i] = true;
     order.push_back(i);
     for (std::size_t u : users[i])
-      if (--waiting[u] == 0) ready.emplace(nodes[u].id, u);
+      if (!placed[u] && waiting[u] > 0 && --waiting[u] == 0) ready.emplace(nodes[u].id, u);
   }
-  if (order.size() != nodes.size()) {
-    std::vector<std::string> stuck;
-    for (std::size_t i = 0; i < nodes.size() && stuck.size() < 6; ++i)
-      if (waiting[i] > 0) stuck.push_back(std::to_string(nodes[i].id));
-    workload_error(fmt::format("{}: nodes {}{} wait on a cycle of dependencies", t.source, join(stuck),
-                               nodes.size() - order.size() > stuck.size() ? ", ..." : ""));
-  }
-  // What each node becomes (nullopt: no work to re-simulate).
-  auto op_of = [&](const ChakraNode& n) -> std::optional<Op> {
-    std::string name = n.name.empty() ? fmt::format("node {}", n.id) : n.name;
-    switch (n.type) {
-      case ChakraNodeType::comp: {
-        if (n.is_cpu_op || (!n.num_ops.value_or(0) && !n.tensor_size.value_or(0))) return std::nullopt;
+  return order;
+}
+
+// The collective a COMM node stands for (nullopt: no work).
+std::optional<Op> comm_op(const ChakraTrace& t, const ChakraNode& n, std::int64_t ranks, const std::string& name) {
+  bool coll = n.type == ChakraNodeType::coll;
+  if (coll && !n.comm_type) workload_error(fmt::format("{}: a COMM_COLL_NODE without a comm_type attribute", chakra_node_place(t, n)));
+  if (!n.comm_size) workload_error(fmt::format("{}: no comm_size attribute (bytes)", chakra_node_place(t, n)));
+  CollectiveOp c;
+  if (!coll) c.kind = CollectiveKind::send_recv, c.reverse = n.type == ChakraNodeType::recv;
+  else switch (*n.comm_type) {
+      case 0: c.kind = CollectiveKind::all_reduce; break;
+      case 1: c.kind = CollectiveKind::broadcast; break;  // REDUCE: a broadcast's bytes, towards the root
+      case 2: c.kind = CollectiveKind::all_gather; break;
+      case 5: c.kind = CollectiveKind::broadcast; break;
+      case 6: c.kind = CollectiveKind::all_to_all; break;
+      case 7: c.kind = CollectiveKind::reduce_scatter; break;
+      case kBarrier: return std::nullopt;
+      default:
+        workload_error(fmt::format("{}: comm_type {} has no counterpart among hwsim's collectives (ALL_REDUCE, "
+                                   "REDUCE, ALL_GATHER, BROADCAST, ALL_TO_ALL, REDUCE_SCATTER, BARRIER)",
+                                   chakra_node_place(t, n), comm_type_name(*n.comm_type)));
+    }
+  if (*n.comm_size == 0) return std::nullopt;
+  c.bytes = double(*n.comm_size) * (c.kind == CollectiveKind::all_gather ? double(ranks) : 1.0);
+  if (c.bytes > 1e15) workload_error(fmt::format("{}: {} bytes is more than 1 PB", chakra_node_place(t, n), c.bytes));
+  return Op{name, "collective", c};
+}
+
+// What a node becomes (nullopt: no work to simulate or replay).
+std::optional<Op> node_op(const ChakraTrace& t, const ChakraNode& n, const ChakraOptions& o, ChakraTally& tally) {
+  std::string name = n.name.empty() ? fmt::format("node {}", n.id) : n.name;
+  switch (n.type) {
+    case ChakraNodeType::comp: {
+      if (n.is_cpu_op) return ++tally.cpu_ops, std::nullopt;
+      bool sized = n.num_ops.value_or(0) || n.tensor_size.value_or(0);
+      bool timed = n.duration_micros.value_or(0) > 0;
+      if (sized && o.compute != "replay") {
+        ++tally.simulated;
         StreamOp s;
         s.bytes_read = double(n.tensor_size.value_or(0));
         s.flops = double(n.num_ops.value_or(0));
         return Op{name, "compute", s};
       }
-      case ChakraNodeType::coll:
-      case ChakraNodeType::send:
-      case ChakraNodeType::recv: {
-        bool coll = n.type == ChakraNodeType::coll;
-        if (coll && !n.comm_type) workload_error(fmt::format("{}: a COMM_COLL_NODE without a comm_type attribute", where(n)));
-        if (!n.comm_size) workload_error(fmt::format("{}: no comm_size attribute (bytes)", where(n)));
-        CollectiveOp c;
-        if (!coll) c.kind = CollectiveKind::send_recv, c.reverse = n.type == ChakraNodeType::recv;
-        else switch (*n.comm_type) {
-            case 0: c.kind = CollectiveKind::all_reduce; break;
-            case 1: c.kind = CollectiveKind::broadcast; break;  // REDUCE: a broadcast's bytes, towards the root
-            case 2: c.kind = CollectiveKind::all_gather; break;
-            case 5: c.kind = CollectiveKind::broadcast; break;
-            case 6: c.kind = CollectiveKind::all_to_all; break;
-            case 7: c.kind = CollectiveKind::reduce_scatter; break;
-            case kBarrier: return std::nullopt;
-            default:
-              workload_error(fmt::format("{}: comm_type {} has no counterpart among hwsim's collectives (ALL_REDUCE, "
-                                         "REDUCE, ALL_GATHER, BROADCAST, ALL_TO_ALL, REDUCE_SCATTER, BARRIER)",
-                                         where(n), comm_type_name(*n.comm_type)));
-          }
-        if (*n.comm_size == 0) return std::nullopt;
-        c.bytes = double(*n.comm_size) * (c.kind == CollectiveKind::all_gather ? double(ranks) : 1.0);
-        if (c.bytes > 1e15) workload_error(fmt::format("{}: {} bytes is more than 1 PB", where(n), c.bytes));
-        return Op{name, "collective", c};
+      if (timed && o.compute != "simulate") {
+        ++tally.replayed;
+        return Op{name, kRecordedClass, RecordedOp{double(*n.duration_micros) * 1e-6}};
       }
-      default:
-        return std::nullopt;  // METADATA, MEM_LOAD, MEM_STORE
+      return ++tally.unpriced, std::nullopt;
     }
-  };
+    case ChakraNodeType::coll:
+    case ChakraNodeType::send:
+    case ChakraNodeType::recv:
+      if (n.is_cpu_op) return ++tally.cpu_ops, std::nullopt;  // the host-side call of a collective
+      return comm_op(t, n, o.ranks, name);
+    default:
+      return std::nullopt;  // METADATA, MEM_LOAD, MEM_STORE
+  }
+}
+
+std::string tally_line(const ChakraTrace& t, const ChakraTally& k) {
+  std::string line = fmt::format("{}: {} COMP_NODEs replayed at their recorded durations, {} re-simulated from "
+                                 "num_ops and tensor_size, {} with neither left out; {} CPU ops left out",
+                                 t.source, k.replayed, k.simulated, k.unpriced, k.cpu_ops);
+  if (k.missing + k.cycle_edges > 0)
+    line += fmt::format("; dropped {} dependencies on nodes the trace lacks and {} that closed cycles (strict=true "
+                        "refuses them)", k.missing, k.cycle_edges);
+  return line;
+}
+
+}  // namespace
+
+Workload chakra_workload(const ChakraTrace& t, const ChakraOptions& options) {
+  if (options.compute != "auto" && options.compute != "replay" && options.compute != "simulate")
+    workload_error(fmt::format("{}: compute={}: expected auto, replay or simulate", t.source, options.compute));
+  const auto& nodes = t.nodes;
+  ChakraTally tally;
+  auto deps = dependency_lists(t, options.strict, tally);
+  auto order = dependency_order(t, deps, options.strict, tally);
   std::vector<std::optional<Op>> ops(nodes.size());
   bool p2p = false;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    ops[i] = op_of(nodes[i]);
+    ops[i] = node_op(t, nodes[i], options, tally);
     if (ops[i] && is_collective(*ops[i]) && std::get<CollectiveOp>(ops[i]->shape).kind == CollectiveKind::send_recv)
       p2p = true;
   }
-  TraceLayout layout = trace_layout(ranks, 0, p2p, t.source);
+  TraceLayout layout = trace_layout(options.ranks, 0, p2p, t.source);
   Workload w;
   w.parallel = layout.parallel();
   WorkloadStep step{std::filesystem::path(t.source).filename().string(), {}};
@@ -326,15 +408,16 @@ Workload chakra_workload(const ChakraTrace& t, std::int64_t ranks) {
       continue;
     }
     Op op = std::move(*ops[i]);
-    if (auto* c = std::get_if<CollectiveOp>(&op.shape)) layout.place(*c, ranks);
+    if (auto* c = std::get_if<CollectiveOp>(&op.shape)) layout.place(*c, options.ranks);
     frontier[i] = std::make_shared<const std::vector<OpVertex>>(1, add_op(step.graph, std::move(op), inputs));
     ++kept;
   }
   if (kept == 0)
-    workload_error(fmt::format("{}: none of the {} nodes carries work to re-simulate (collectives and messages with "
-                               "comm_size > 0, COMP_NODEs with num_ops or tensor_size that are not CPU ops)",
-                               t.source, nodes.size()));
+    workload_error(fmt::format("{}: none of the {} nodes carries work to re-simulate or replay (collectives and "
+                               "messages with comm_size > 0, COMP_NODEs with num_ops, tensor_size or a duration that "
+                               "are not CPU ops)", t.source, nodes.size()));
   w.steps.push_back(std::move(step));
+  if (tally.replayed > 0 || tally.missing + tally.cycle_edges > 0) w.warnings.push_back(tally_line(t, tally));
   return w;
 }
 
@@ -342,21 +425,26 @@ namespace {
 
 Workload build_chakra(const WorkloadSpec& spec) {
   std::string path = spec.word("file", "");
-  std::int64_t ranks = spec.positive_int("ranks", 2);
-  spec.reject_unused({"file", "ranks"});
+  ChakraOptions o;
+  o.ranks = spec.positive_int("ranks", 2);
+  o.strict = spec.boolean("strict", false);
+  o.compute = spec.word("compute", "auto");
+  spec.reject_unused({"file", "ranks", "strict", "compute"});
   if (path.empty())
-    workload_error(fmt::format("workload '{}': file: missing (a Chakra execution trace in JSON, from chakra_jsonizer)",
-                               spec.text()));
+    workload_error(fmt::format("workload '{}': file: missing (a Chakra execution trace: a .et file, or chakra_jsonizer's "
+                               "JSON)", spec.text()));
   std::ifstream in = open_trace_file(path, "Chakra trace");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) io_error(fmt::format("{}: read failed", path));
-  return chakra_workload(parse_chakra_json(text, path), ranks);
+  return chakra_workload(looks_like_chakra_json(text) ? parse_chakra_json(text, path) : parse_chakra_et(text, path), o);
 }
 
 HWSIM_REGISTER_WORKLOAD("chakra",
-                        "replay a Chakra execution trace (chakra_jsonizer's JSON) on a --system: file=PATH, ranks=2; "
-                        "collectives and sends/receives by comm_size among all ranks, COMP_NODEs re-simulated from "
-                        "num_ops and tensor_size, dataDeps and ctrlDeps as graph edges",
+                        "replay a Chakra execution trace (a .et file, or chakra_jsonizer's JSON) on a --system: "
+                        "file=PATH, ranks=2, strict=false (true: refuse dependencies on missing nodes and cycles), "
+                        "compute=auto|replay|simulate (COMP_NODEs at their recorded durations or re-simulated from "
+                        "num_ops and tensor_size; auto: simulate where sized); collectives and sends/receives by "
+                        "comm_size among all ranks, dataDeps and ctrlDeps as graph edges",
                         build_chakra);
 
 }  // namespace
