@@ -76,3 +76,11 @@ TEST_CASE("hostile one line, validate record: a number past a double (1e57495) n
   write_input(dir, "m.jsonl", "{\"kind\": \"gemm\", \"seconds\": 1.5e57495}\n");
   refused(dir, "validate {dir}/m.jsonl --chip h100", 5, "m.jsonl:1: not a JSON object");
 }
+
+TEST_CASE("hostile one line, Chakra trace: bytes that are not a .et file name the message and byte, and write nothing") {
+  auto dir = case_dir();
+  write_input(dir, "bad.et", std::string("\x05\x08\x01\x18", 4));
+  refused(dir, "--system h200x2 -w chakra:file={dir}/bad.et --json {dir}/out.json", 4,
+          "bad.et: message 0 (byte 1 of the file): a field of 5 bytes runs past the end");
+  CHECK_FALSE(std::filesystem::exists(dir / "out.json"));
+}

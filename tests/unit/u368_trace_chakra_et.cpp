@@ -111,7 +111,7 @@ TEST_CASE("chakra .et: compute=simulate leaves unsized COMP_NODEs out; a collect
 
 TEST_CASE("chakra .et: damaged bytes are one line naming the message and the byte") {
   std::string good = node(1, 4, {}, 5, "");
-  CHECK(error_of(varint(50) + good).find("t.et: message 0 (byte 1): a field of 50 bytes runs past the end") !=
+  CHECK(error_of(varint(50) + good).find("t.et: message 0 (byte 1 of the file): a field of 50 bytes runs past the end") !=
         std::string::npos);
   CHECK(error_of(framed({good + key(6, 3)})).find("wire type 3") != std::string::npos);
   CHECK(error_of(framed({good + "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"})).find("varint") != std::string::npos);

@@ -17,10 +17,13 @@ enum Wire : std::uint32_t { varint = 0, i64 = 1, len = 2, i32 = 5 };
 // A cursor over one message's bytes; every read is bounded by the message and names its place.
 class Reader {
  public:
-  Reader(std::string_view bytes, const std::string& where) : bytes_(bytes), where_(where) {}
+  // `of`: what the byte offsets count in ("the file", "its body": a message's bytes after its length).
+  Reader(std::string_view bytes, const std::string& where, const char* of = "its body")
+      : bytes_(bytes), where_(where), of_(of) {}
   bool done() const { return at_ == bytes_.size(); }
   [[noreturn]] void fail(const std::string& what) const {
-    workload_error(fmt::format("{} (byte {}): {}: not a Chakra .et file, or a damaged one", where_, at_, what));
+    workload_error(fmt::format("{} (byte {} of {}): {}: not a Chakra .et file, or a damaged one", where_, at_, of_,
+                               what));
   }
   std::uint64_t read_varint() {
     std::uint64_t x = 0;
@@ -67,6 +70,7 @@ class Reader {
   std::string_view bytes_;
   std::size_t at_ = 0;
   const std::string& where_;
+  const char* of_;
 };
 
 // A repeated uint64 field: packed (one length-delimited run of varints) or one value per key.
@@ -76,7 +80,7 @@ void read_ids(Reader& r, std::uint32_t wire, std::vector<std::uint64_t>& out) {
     return;
   }
   if (wire != len) r.fail("a dependency list that is neither packed nor varints");
-  Reader packed(r.read_bytes(), r.where());
+  Reader packed(r.read_bytes(), r.where(), "a dependency list");
   while (!packed.done()) out.push_back(packed.read_varint());
 }
 
@@ -183,7 +187,7 @@ ChakraTrace parse_chakra_et(const std::string& bytes, const std::string& source)
   trace.source = source;
   trace.binary = true;
   std::string where = source;
-  Reader stream(bytes, where);
+  Reader stream(bytes, where, "the file");
   for (std::size_t index = 0; !stream.done(); ++index) {
     where = fmt::format("{}: message {}", source, index);
     std::string_view message = stream.read_bytes();
