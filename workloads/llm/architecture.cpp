@@ -92,7 +92,7 @@ const std::vector<std::string>& architecture_fields() {
   static const std::vector<std::string> fields = {
       "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "activation", "gated", "vocab", "norm",
       "position", "window", "experts", "top_k", "tied_embeddings", "max_context", "kv_lora_rank", "q_lora_rank",
-      "rope_head_dim", "v_head_dim", "shared_experts", "dense_layers", "dense_ffn"};
+      "rope_head_dim", "v_head_dim", "shared_experts", "dense_layers", "dense_ffn", "linear_bias"};
   return fields;
 }
 
@@ -201,6 +201,7 @@ ModelArchitecture load_architecture(const std::string& name) {
   a.shared_experts = optional("shared_experts");
   a.dense_layers = optional("dense_layers");
   a.dense_ffn = optional("dense_ffn");
+  a.linear_bias = table.get("linear_bias") ? flag("linear_bias") : false;
   a.tokenizer = name;
   if (const toml::node* t = table.get("tokenizer")) {
     if (!t->is_string() || t->as_string()->get().empty())
@@ -229,6 +230,7 @@ ModelArchitecture with_overrides(ModelArchitecture a, const WorkloadSpec& spec) 
   a.experts = spec.positive_int("experts", a.experts, kMaxExperts);
   a.top_k = spec.positive_int("top_k", a.top_k, kMaxExperts);
   a.tied_embeddings = spec.boolean("tied_embeddings", a.tied_embeddings);
+  a.linear_bias = spec.boolean("linear_bias", a.linear_bias);
   a.max_context = spec.positive_int("max_context", a.max_context, kMaxContext);
   a.kv_lora_rank = spec.non_negative_int("kv_lora_rank", a.kv_lora_rank);
   a.q_lora_rank = spec.non_negative_int("q_lora_rank", a.q_lora_rank);

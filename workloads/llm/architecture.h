@@ -26,6 +26,9 @@ struct ModelArchitecture {
   std::int64_t experts = 1;    // FFN experts per layer (1 = dense)
   std::int64_t top_k = 1;      // experts each token is routed to
   bool tied_embeddings = false;  // LM head shares the token-embedding matrix
+  // The attention and FFN linear layers add a bias vector (GPT-2; optional in the files, default
+  // false). Inference fuses it into the GEMM's epilogue; training casts it and sums its gradient.
+  bool linear_bias = false;
   std::int64_t max_context = 0;  // longest sequence (positions) the model supports
   // DeepSeek-V2/V3 style (optional in the files; 0 = absent):
   // Multi-head latent attention (MLA): K and V come from a compressed latent of kv_lora_rank values

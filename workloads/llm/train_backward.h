@@ -20,7 +20,9 @@
 //   MoE top-k): one op "<name>" with twice the forward's bytes read, bytes written and FLOPs
 //   (the backward reads the saved input and the output gradient and writes the input gradient,
 //   plus the γ/β gradients for norms). A composite's parts are not copied: the backward is one
-//   kernel (autograd's per-part kernels are not modelled).
+//   kernel (autograd's per-part kernels are not modelled). A norm adds "<name>.grad_weight", its
+//   γ/β gradient as PyTorch computes it: a second kernel summing over the rows (a reduction that
+//   reads the output gradient and the saved input, writes the weights' gradient; grad_param).
 // - Collectives of the (parallel) forward graph: Megatron's conjugate operators f and g (Shoeybi
 //   et al. 2019, "Megatron-LM", §3, Figure 3): the forward all_reduce after a row-parallel GEMM (g)
 //   is the identity in the backward, and the forward identity before a column-parallel GEMM (f)

@@ -9,6 +9,7 @@
 #include "workloads/llm/op_names.h"
 #include "workloads/llm/parallel_layout.h"
 #include "workloads/llm/step_lowering.h"
+#include "workloads/llm/train_autocast.h"
 #include "workloads/llm/train_backward.h"
 
 namespace hwsim {
@@ -25,6 +26,7 @@ struct FwdNode {
   double used = 0;             // parameters it reads (ZeRO-3 gathers them)
   bool column_parallel = false;  // tp > 1: its input gradient is a partial sum over the tp ranks
   bool send_recv = false;      // a pipeline transfer: not recomputed
+  AutocastOps autocast;        // weights=fp32 with 16-bit act: the casts around it (train_autocast.h)
 };
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -78,6 +80,23 @@ void append_loss(std::vector<FwdNode>& nodes, const TrainRun& run, int head) {
   cross_entropy.element_bytes = a;
   int loss = append(Op("loss", "reduction", cross_entropy), {logits});
   if (tp > 1) reduce("loss.sum_all_reduce", 2 * T * 4, loss);
+}
+
+// torch.autocast's casts and fp32 rows around the template's ops (train_autocast.h).
+void apply_autocast(std::vector<FwdNode>& nodes, const TrainRun& run, int head) {
+  const std::int64_t tokens = run.micro_batch() * run.seq;
+  for (FwdNode& n : nodes) {
+    if (n.op.name == "loss") {
+      const auto vocab = std::get<GemmOp>(nodes[std::size_t(head)].op.shape).n;
+      n.autocast = autocast_loss(n.op, tokens, vocab, run);
+    } else if (std::holds_alternative<GemmOp>(n.op.shape) && n.used > 0) {
+      bool fp32_input = false;
+      for (int u : n.inputs) fp32_input = fp32_input || nodes[std::size_t(u)].op.op_class == "norm";
+      n.autocast = autocast_linear(n.op, fp32_input, run.arch.linear_bias && n.op.name != "lm_head", run);
+    } else {
+      autocast_residual_stream(n.op, run);
+    }
+  }
 }
 
 std::vector<FwdNode> forward_template(const TrainRun& run) {
@@ -135,6 +154,7 @@ std::vector<FwdNode> forward_template(const TrainRun& run) {
   }
   if (head < 0) throw std::logic_error("train: the forward graph has no lm_head");
   append_loss(nodes, run, head);
+  if (uses_autocast(run)) apply_autocast(nodes, run, head);
   for (int i = 0; i < int(nodes.size()); ++i)
     for (int j : nodes[std::size_t(i)].inputs) nodes[std::size_t(j)].consumers.push_back(i);
   return nodes;
@@ -179,7 +199,10 @@ class TrainStepBuilder {
     for (const FwdNode& n : nodes_) {
       const bool recomputed = run_.checkpoint == Checkpointing::full && n.group >= 0 && n.group < run_.arch.layers;
       BackwardOps b = n.op.name == "loss" ? loss_backward(n.op) : backward_of(n.op, "");
-      ops += 1 + (recomputed && !n.send_recv ? 1 : 0) + double(b.ops.size()) +
+      const double prologue = double(n.autocast.prologue.size());
+      const bool replaced = n.op.name == "loss" && !n.autocast.grad_ops.empty();  // autocast's loss backward
+      ops += 1 + prologue + (recomputed && !n.send_recv ? 1 + prologue : 0) + double(replaced ? 0 : b.ops.size()) +
+             double(n.autocast.grad_ops.size() + n.autocast.accumulate.size()) +
              (b.grad_input >= 0 && n.column_parallel ? 1 : 0);
     }
     return ops;
@@ -278,6 +301,19 @@ class TrainStepBuilder {
     if (zero3() && n.used > 0) inputs.push_back(gathers_.at(n.group));
   }
 
+  // Node n's op (renamed with `prefix`) after its autocast casts, which run one after another on
+  // its inputs; returns the op's vertex.
+  OpVertex emit_with_prologue(const FwdNode& n, const std::string& prefix, int s, std::vector<OpVertex> inputs) {
+    std::vector<OpVertex> casts;
+    for (const Op& c : n.autocast.prologue) {
+      std::vector<OpVertex> after = inputs;
+      after.insert(after.end(), casts.begin(), casts.end());
+      casts.push_back(emit(renamed(c, prefix), s, after));
+    }
+    inputs.insert(inputs.end(), casts.begin(), casts.end());
+    return emit(renamed(n.op, prefix), s, inputs);
+  }
+
   // The forward ops of micro-batch j on stage s (their inputs from earlier stages are the
   // send_recv ops those emitted).
   void forward(std::int64_t j, int s) {
@@ -292,7 +328,7 @@ class TrainStepBuilder {
         std::vector<OpVertex> inputs;
         for (int u : n.inputs) inputs.push_back(fwd[std::size_t(u)]);
         with_gather(inputs, n);
-        fwd[std::size_t(i)] = emit(renamed(n.op, p), s, inputs);
+        fwd[std::size_t(i)] = emit_with_prologue(n, p, s, inputs);
       }
     }
   }
@@ -309,6 +345,7 @@ class TrainStepBuilder {
     std::vector<OpVertex> saved = fwd;
     gathers_.clear();
     last_microbatch_ = j == mbs_ - 1;
+    first_microbatch_ = j == 0;
     for (std::size_t k = 0; k < order.size(); ++k) {
       const int gr = order[k];
       const std::vector<int>& members = members_[{s, gr}];
@@ -320,7 +357,7 @@ class TrainStepBuilder {
           std::vector<OpVertex> inputs;
           for (int u : n.inputs) inputs.push_back(saved[std::size_t(u)]);  // recomputed in-layer, kept outside
           with_gather(inputs, n);
-          saved[std::size_t(i)] = emit(renamed(n.op, p + "recompute."), s, inputs);
+          saved[std::size_t(i)] = emit_with_prologue(n, p + "recompute.", s, inputs);
         }
       }
       for (auto it = members.rbegin(); it != members.rend(); ++it) backward_op(*it, s, p, saved, dx, reduce_now);
@@ -334,7 +371,10 @@ class TrainStepBuilder {
     std::vector<OpVertex> grads;
     for (int c : n.consumers) grads.insert(grads.end(), dx[std::size_t(c)].begin(), dx[std::size_t(c)].end());
     Op named = renamed(n.op, p);
-    BackwardOps b = n.op.name == "loss" ? loss_backward(named) : backward_of(named, "");
+    // Under autocast the loss's backward is autocast's (grad_ops); other ops' grad_ops follow theirs.
+    const bool autocast_loss = n.op.name == "loss" && !n.autocast.grad_ops.empty();
+    BackwardOps b = autocast_loss ? autocast_backward(n.autocast, p)
+                    : n.op.name == "loss" ? loss_backward(named) : backward_of(named, "");
     if (b.ops.empty()) {  // a tp all_reduce (g): the gradient passes through
       dx[std::size_t(i)] = grads;
       return;
@@ -357,12 +397,42 @@ class TrainStepBuilder {
         made[std::size_t(k)] = emit(std::move(ar), s, {made.back()});
       }
     }
+    if (!autocast_loss) append_autocast_grads(n, p, s, made, b);
     if (b.grad_input >= 0) dx[std::size_t(i)] = {made[std::size_t(b.grad_input)]};
     if (n.owned > 0 && b.grad_param >= 0) {
       OpVertex producer = made[std::size_t(b.grad_param)];
       if (last_microbatch_) last_producers_[std::size_t(s)].push_back(producer);
       if (reduce_now) add_to_bucket(s, producer, n.owned * w_);
     }
+  }
+
+  // Autocast's backward ops of a node, renamed with `p`, as a BackwardOps (the loss's whole backward).
+  static BackwardOps autocast_backward(const AutocastOps& a, const std::string& p) {
+    BackwardOps b;
+    for (const Op& op : a.grad_ops) b.ops.push_back(renamed(op, p));
+    b.grad_input = a.grad_input;
+    return b;
+  }
+
+  // After node n's backward ops (`made`, indexed by `b`): autocast's gradient casts, each after
+  // every op before it, then (a micro-batch after the first) the accumulation into .grad; `b`'s
+  // producers move to them.
+  void append_autocast_grads(const FwdNode& n, const std::string& p, int s, std::vector<OpVertex>& made,
+                             BackwardOps& b) {
+    const AutocastOps& a = n.autocast;
+    if (a.grad_ops.empty()) return;
+    const int base = int(made.size());
+    auto after_all = [&](const Op& op) {
+      Op named = renamed(op, p);
+      named.name = p + "bwd." + named.name.substr(p.size());
+      made.push_back(emit(std::move(named), s, made));
+    };
+    for (const Op& op : a.grad_ops) after_all(op);
+    if (a.grad_param >= 0) b.grad_param = base + a.grad_param;
+    if (a.grad_input >= 0) b.grad_input = base + a.grad_input;
+    if (first_microbatch_) return;
+    for (const Op& op : a.accumulate) after_all(op);
+    if (b.grad_param >= 0) b.grad_param = int(made.size()) - 1;
   }
 
   BackwardOps loss_backward(const Op& loss) const {
@@ -436,6 +506,7 @@ class TrainStepBuilder {
   std::vector<std::vector<OpVertex>> bucket_vertices_;        // per stage: every gradient collective
   std::vector<std::vector<OpVertex>> last_producers_;         // per stage: the last micro-batch's gradient ops
   bool last_microbatch_ = false;
+  bool first_microbatch_ = true;
 };
 
 }  // namespace

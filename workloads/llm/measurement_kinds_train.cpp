@@ -1,0 +1,47 @@
+// Measurement kind train_step (data/measurements/h200_train*.jsonl, scripts/measure/measure_train.py):
+// one training step of a language model on one GPU in eager PyTorch: forward, loss, backward and
+// the optimizer, timed between CUDA events. The model is the family's shipped architecture with
+// the record's shape put in (layers, widths, heads, vocabulary), so a cut or resized model (a
+// 4-layer Llama-3-8B, GPT-2 medium) is the model that ran. A record trained under torch.autocast
+// with fp32 parameters (its `precision` says so) runs as weights=fp32,act=bf16 (train_autocast.h).
+#include <fmt/format.h>
+
+#include <map>
+
+#include "sim/measurement/measurement.h"
+
+namespace hwsim {
+namespace {
+
+// The shipped architecture each measured family starts from.
+const std::map<std::string, std::string>& family_models() {
+  static const std::map<std::string, std::string> models = {{"gpt2", "gpt2"}, {"llama", "llama3_8b"}};
+  return models;
+}
+
+std::optional<PredictionPlan> train_step_plan(const Measurement& m) {
+  auto family = record_word(m, "family"), precision = record_text(m, "precision");
+  auto batch = record_whole(m, "batch"), seq = record_whole(m, "seq"), layers = record_whole(m, "layers");
+  auto hidden = record_whole(m, "d_model"), heads = record_whole(m, "heads"), kv = record_whole(m, "kv_heads");
+  auto head_dim = record_whole(m, "head_dim"), ffn = record_whole(m, "ffn"), vocab = record_whole(m, "vocab");
+  if (!family || !precision || !batch || !seq || !layers || !hidden || !heads || !kv || !head_dim || !ffn || !vocab)
+    return std::nullopt;
+  auto model = family_models().find(*family);
+  if (model == family_models().end()) return std::nullopt;
+  const bool autocast = precision->find("autocast") != std::string::npos;
+  const bool checkpoint = record_flag(m, "checkpointing").value_or(false);
+  const std::int64_t microbatches = record_whole(m, "microbatches", 1).value_or(1);
+  PredictionPlan plan(fmt::format(
+      "train:model={},layers={},hidden={},heads={},kv_heads={},head_dim={},ffn={},vocab={},batch={},seq={},"
+      "microbatches={},checkpoint={}{}",
+      model->second, *layers, *hidden, *heads, *kv, *head_dim, *ffn, *vocab, *batch, *seq, microbatches,
+      checkpoint ? "full" : "none", autocast ? ",weights=fp32,act=bf16" : ""));
+  plan.family = *family;
+  return plan;
+}
+
+HWSIM_REGISTER_MEASUREMENT("train_step", "one training step of a language model on one GPU (eager PyTorch)",
+                           train_step_plan);
+
+}  // namespace
+}  // namespace hwsim
