@@ -68,6 +68,11 @@ struct LlmFacts {
 struct Parallelism {
   std::int64_t tp = 1, pp = 1, ep = 1, dp = 1;
   std::int64_t microbatches = 1;
+  // Megatron's sequence parallelism (Korthikanti et al. 2022) with tp > 1: the norms, residual
+  // adds and the activations between them are split over the tp ranks along the sequence; each
+  // tp all-reduce becomes a reduce-scatter after the row-parallel GEMM and an all-gather before
+  // the column-parallel one (the same bytes on the links).
+  bool sequence_parallel = false;
   std::int64_t ranks() const { return tp * pp * ep * dp; }
   bool single() const { return ranks() == 1; }
 };

@@ -56,7 +56,9 @@ class StepBuilder {
     OpVertex x = embed();
     // Vocabulary-parallel embedding (Megatron): each rank looks up the ids in its vocab shard,
     // zeros the others, and the ranks sum their rows.
-    if (p_.tp > 1) x = tp_all_reduce("embed_all_reduce", T_ * hidden_bytes(), x);
+    if (p_.tp > 1)
+      x = sp() ? collective("embed_reduce_scatter", CollectiveKind::reduce_scatter, ParallelAxis::tp, T_ * hidden_bytes(), {x})
+               : tp_all_reduce("embed_all_reduce", T_ * hidden_bytes(), x);
     for (std::size_t s = 0; s < stages_.size(); ++s) {
       stage_ = int(s);
       const StageLayers& st = stages_[s];
@@ -65,9 +67,9 @@ class StepBuilder {
       // (attn_norm and the residual) consume them.
       if (s + 1 < stages_.size())
         x = collective(layer_op_name(st.first + st.count - 1, "send_recv"), CollectiveKind::send_recv,
-                       ParallelAxis::pp, T_ * hidden_bytes(), {x});
+                       ParallelAxis::pp, T_ * hidden_bytes() / double(sp() ? p_.tp : 1), {x});
     }
-    OpVertex n = norm("final_norm", s_.tokens(), x);
+    OpVertex n = gather_sequence("final_all_gather", norm("final_norm", sharded_rows(), x));
     // The LM head runs on the last token of each sequence only (M = batch). Tied: it reads the
     // token-embedding matrix, stored in the activation dtype. tp > 1: each rank computes the logits
     // of its vocab shard, then the ranks gather them (the whole padded vocabulary).
@@ -104,6 +106,22 @@ class StepBuilder {
   // Sums the tp ranks' partial results (Megatron's row-parallel output, the vocab-parallel embedding).
   OpVertex tp_all_reduce(const std::string& name, double bytes, OpVertex in) {
     return collective(name, CollectiveKind::all_reduce, ParallelAxis::tp, bytes, {in});
+  }
+
+  // Sequence parallelism (Parallelism::sequence_parallel): norms and residual adds on this rank's
+  // share of the tokens.
+  bool sp() const { return p_.tp > 1 && p_.sequence_parallel; }
+  std::int64_t sharded_rows() const { return sp() ? s_.tokens() / p_.tp : s_.tokens(); }
+  // Before a column-parallel GEMM: the sequence shards gathered (sequence parallelism), else `in`.
+  OpVertex gather_sequence(const std::string& name, OpVertex in) {
+    if (!sp()) return in;
+    return collective(name, CollectiveKind::all_gather, ParallelAxis::tp, T_ * hidden_bytes(), {in});
+  }
+  // After a row-parallel GEMM: the tp ranks' partial sums summed (`<what>_all_reduce`), or summed
+  // and scattered along the sequence (`<what>_reduce_scatter`, sequence parallelism).
+  OpVertex tp_reduce(const std::string& what, OpVertex in) {
+    if (!sp()) return tp_all_reduce(what + "_all_reduce", T_ * hidden_bytes(), in);
+    return collective(what + "_reduce_scatter", CollectiveKind::reduce_scatter, ParallelAxis::tp, T_ * hidden_bytes(), {in});
   }
 
   // One token's hidden state in the activation dtype.
@@ -149,20 +167,20 @@ class StepBuilder {
   }
 
   OpVertex residual(const std::string& name, OpVertex skip, OpVertex branch) {
-    double h = double(m_.hidden);
-    return add(name, "elementwise", stream(2 * T_ * h * a_, T_ * h * a_, T_ * h, s_.tokens()), {skip, branch});
+    double h = double(m_.hidden), r = double(sharded_rows());
+    return add(name, "elementwise", stream(2 * r * h * a_, r * h * a_, r * h, sharded_rows()), {skip, branch});
   }
 
   // Per tensor-parallel rank: heads_ query and kv_heads_ KV heads (Megatron's column split of
   // qkv_proj, row split of o_proj); norms and residuals are replicated on the full hidden size.
   OpVertex layer(std::int64_t i, OpVertex x) {
     auto name = [&](const char* op) { return layer_op_name(i, op); };
-    OpVertex n1 = norm(name("attn_norm"), s_.tokens(), x);
+    OpVertex n1 = gather_sequence(name("attn_all_gather"), norm(name("attn_norm"), sharded_rows(), x));
     OpVertex o = m_.is_mla() ? mla_attention(i, n1) : attention(i, n1);
     // Row-split o_proj leaves each rank a partial sum of the full hidden rows.
-    if (p_.tp > 1) o = tp_all_reduce(name("attn_all_reduce"), T_ * hidden_bytes(), o);
+    if (p_.tp > 1) o = tp_reduce(name("attn"), o);
     OpVertex r1 = residual(name("attn_residual"), x, o);
-    OpVertex n2 = norm(name("ffn_norm"), s_.tokens(), r1);
+    OpVertex n2 = gather_sequence(name("ffn_all_gather"), norm(name("ffn_norm"), sharded_rows(), r1));
     if (!m_.is_moe_layer(i))
       return residual(name("ffn_residual"), r1, dense_ffn(i, n2, m_.is_moe() ? m_.dense_ffn : ffn_));
     return moe_residual(name("ffn_residual"), r1, moe_ffn(i, n2));
@@ -296,7 +314,7 @@ class StepBuilder {
     OpVertex up = add(p + (m_.gated ? "gate_up" : "up_proj"), "gemm", linear(s_.tokens(), up_n, m_.hidden), {in});
     OpVertex act = activation(p, s_.tokens(), up, width);
     OpVertex down = add(p + "down_proj", "gemm", linear(s_.tokens(), m_.hidden, width), {act});
-    if (p_.tp > 1) down = tp_all_reduce(p + "ffn_all_reduce", T_ * hidden_bytes(), down);
+    if (p_.tp > 1) down = tp_reduce(p + "ffn", down);
     return down;
   }
 

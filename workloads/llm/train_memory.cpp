@@ -96,9 +96,12 @@ double train_activation_bytes(const TrainRun& run, int stage) {
   const double scale = bytes_per_element(run.dtypes.act) / 2.0;  // the coefficients count 2-byte activations
   const double sbh = double(run.seq) * double(run.micro_batch()) * double(m.hidden);
   // Table 2, "tensor parallel" (no sequence parallelism): the norms, residuals and the inputs of
-  // the column-parallel GEMMs (10·sbh) are replicated on every tp rank, the rest (24·sbh) split.
-  const double layer_full = sbh * (10.0 + 24.0 / t) * scale;
-  const double layer_checkpoint = 2.0 * sbh * scale;  // the layer's input, replicated over tp
+  // the column-parallel GEMMs (10·sbh) are replicated on every tp rank, the rest (24·sbh) split;
+  // with sequence parallelism all 34·sbh are split. Selective recomputation drops the attention
+  // scores' 5·a·s²·b term, which FlashAttention never keeps here: the same bytes as none.
+  const bool sp = run.parallel.sequence_parallel && run.parallel.tp > 1;
+  const double layer_full = sbh * (sp ? 34.0 / t : 10.0 + 24.0 / t) * scale;
+  const double layer_checkpoint = 2.0 * sbh * scale / (sp ? t : 1.0);  // the layer's input
   const double in_flight = double(std::min<std::int64_t>(run.parallel.pp - stage, run.parallel.microbatches));
   const double layers = double(stage_layer_count(run, stage));
   double bytes = run.checkpoint == Checkpointing::full ? in_flight * layers * layer_checkpoint + layer_full

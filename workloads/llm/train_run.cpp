@@ -12,11 +12,13 @@
 namespace hwsim {
 
 std::vector<std::string> train_fields() {
-  return {"model", "batch", "seq", "dp", "tp", "pp", "microbatches", "zero", "checkpoint",
+  return {"model", "batch", "seq", "dp", "tp", "pp", "microbatches", "zero", "checkpoint", "sequence_parallel",
           "weights", "act", "optimizer", "bucket", "kernels"};
 }
 
-std::string checkpoint_name(Checkpointing c) { return c == Checkpointing::full ? "full" : "none"; }
+std::string checkpoint_name(Checkpointing c) {
+  return c == Checkpointing::full ? "full" : c == Checkpointing::selective ? "selective" : "none";
+}
 
 TrainRun parse_train_run(const WorkloadSpec& spec) {
   auto fail = [&](const std::string& what) { workload_error(fmt::format("workload '{}': {}", spec.text(), what)); };
@@ -43,7 +45,10 @@ TrainRun parse_train_run(const WorkloadSpec& spec) {
   std::string ckpt = spec.word("checkpoint", "none");
   if (ckpt == "none") run.checkpoint = Checkpointing::none;
   else if (ckpt == "full") run.checkpoint = Checkpointing::full;
-  else fail(fmt::format("checkpoint: '{}' is not none or full{}", ckpt, did_you_mean(ckpt, {"none", "full"})));
+  else if (ckpt == "selective") run.checkpoint = Checkpointing::selective;
+  else fail(fmt::format("checkpoint: '{}' is not none, full or selective{}", ckpt,
+                        did_you_mean(ckpt, {"none", "full", "selective"})));
+  run.parallel.sequence_parallel = spec.boolean("sequence_parallel", false);
 
   run.dtypes.weights = spec.dtype("weights", DType::bf16);
   run.dtypes.act = spec.dtype("act", DType::bf16);
@@ -88,6 +93,13 @@ TrainRun parse_train_run(const WorkloadSpec& spec) {
   Parallelism layout = run.parallel;
   if (layout.pp == 1) layout.microbatches = 1;
   check_parallelism(run.arch, run.batch, layout, spec.text());
+  if (run.parallel.sequence_parallel) {
+    if (run.parallel.tp == 1) fail("sequence_parallel: needs tp > 1 (it splits the tp ranks' replicated work)");
+    if (run.arch.is_moe()) fail("sequence_parallel: with experts (MoE) is not modelled; dense models only");
+    if ((run.micro_batch() * run.seq) % run.parallel.tp != 0)
+      fail(fmt::format("sequence_parallel: a micro-batch's {} tokens do not split over tp={} ranks",
+                       run.micro_batch() * run.seq, run.parallel.tp));
+  }
   return run;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // One training step request (the `train` workload), parsed from a spec. Shapes only: no hardware.
-//   train:model=M,batch=B,seq=S[,dp=,tp=,pp=,microbatches=,zero=0|1|2|3,checkpoint=none|full,
+//   train:model=M,batch=B,seq=S[,dp=,tp=,pp=,microbatches=,zero=0|1|2|3,checkpoint=none|full|selective,
+//         sequence_parallel=false,
 //         weights=,act=,optimizer=adam,bucket=25MiB,kernels=][,architecture fields]
 // batch is the global batch: sequences per optimizer step over all data-parallel replicas; each
 // replica runs `microbatches` micro-batches of batch / (dp · microbatches) sequences (gradient
@@ -17,7 +18,11 @@ namespace hwsim {
 
 class WorkloadSpec;
 
-enum class Checkpointing { none, full };
+// none: every activation kept; full: each layer's input kept and the layer run again before its
+// backward; selective (Korthikanti et al. 2022): the core attention run again before its backward,
+// its inputs not kept beyond what the backward needs (with FlashAttention the forward keeps no
+// scores, so it saves little memory and costs one attention forward per layer).
+enum class Checkpointing { none, full, selective };
 
 struct TrainRun {
   ModelArchitecture arch;
@@ -45,6 +50,6 @@ std::vector<std::string> train_fields();
 // cannot take: parallel_layout.h's rules) is a one-line UserError(workload).
 TrainRun parse_train_run(const WorkloadSpec& spec);
 
-std::string checkpoint_name(Checkpointing c);  // "none" | "full"
+std::string checkpoint_name(Checkpointing c);  // "none" | "full" | "selective"
 
 }  // namespace hwsim

@@ -105,6 +105,7 @@ std::vector<FwdNode> forward_template(const TrainRun& run) {
   const std::int64_t tp = run.parallel.tp;
   Parallelism layout;
   layout.tp = tp, layout.pp = run.parallel.pp;  // one micro-batch of one replica
+  layout.sequence_parallel = run.parallel.sequence_parallel;
   OpGraph g = lower_parallel_llm_step(m, run.dtypes, LlmStepShape{run.micro_batch(), run.seq, run.seq}, layout);
   std::vector<FwdNode> nodes;
   std::vector<int> index(boost::num_vertices(g), -1);
@@ -136,7 +137,9 @@ std::vector<FwdNode> forward_template(const TrainRun& run) {
       n.used = double(gemm->n) * double(gemm->k) * double(experts ? m.experts : gemm->groups);
       // Tied on one stage: the head's gradient is the embedding's (counted there).
       n.owned = op.name == "lm_head" && m.tied_embeddings && run.parallel.pp == 1 ? 0 : n.used;
-      n.column_parallel = tp > 1 && (ends_with(op.name, ".qkv_proj") || ends_with(op.name, ".gate_up") ||
+      // With sequence parallelism the all-gather before it carries the input gradient back instead
+      // (its backward is a reduce-scatter).
+      n.column_parallel = tp > 1 && !run.parallel.sequence_parallel && (ends_with(op.name, ".qkv_proj") || ends_with(op.name, ".gate_up") ||
                                      ends_with(op.name, ".up_proj") || ends_with(op.name, ".expert_gate_up") ||
                                      op.name == "lm_head");
     } else if (op.op_class == "norm") {
@@ -197,7 +200,7 @@ class TrainStepBuilder {
   double ops_per_microbatch() const {
     double ops = 0;
     for (const FwdNode& n : nodes_) {
-      const bool recomputed = run_.checkpoint == Checkpointing::full && n.group >= 0 && n.group < run_.arch.layers;
+      const bool recomputed = recomputes(n);
       BackwardOps b = n.op.name == "loss" ? loss_backward(n.op) : backward_of(n.op, "");
       const double prologue = double(n.autocast.prologue.size());
       const bool replaced = n.op.name == "loss" && !n.autocast.grad_ops.empty();  // autocast's loss backward
@@ -247,6 +250,14 @@ class TrainStepBuilder {
   }
 
   bool reduces() const { return run_.parallel.dp > 1; }
+
+  // Whether the backward runs node n's forward op again first: checkpoint=full, every op of a layer
+  // but a pipeline transfer; selective, a layer's core attention.
+  bool recomputes(const FwdNode& n) const {
+    if (n.group < 0 || n.group >= run_.arch.layers || n.send_recv) return false;
+    if (run_.checkpoint == Checkpointing::full) return true;
+    return run_.checkpoint == Checkpointing::selective && n.op.op_class == "attention";
+  }
   bool zero3() const { return run_.zero >= 3 && reduces(); }
 
   std::string mb(std::int64_t j) const { return microbatch_prefix(j, mbs_); }
@@ -350,10 +361,10 @@ class TrainStepBuilder {
       const int gr = order[k];
       const std::vector<int>& members = members_[{s, gr}];
       enter_group(s, order, k, p + "bwd.");
-      if (run_.checkpoint == Checkpointing::full && gr >= 0 && gr < layers) {
+      if (run_.checkpoint != Checkpointing::none && gr >= 0 && gr < layers) {
         for (int i : members) {
           const FwdNode& n = nodes_[std::size_t(i)];
-          if (n.send_recv) continue;
+          if (!recomputes(n)) continue;
           std::vector<OpVertex> inputs;
           for (int u : n.inputs) inputs.push_back(saved[std::size_t(u)]);  // recomputed in-layer, kept outside
           with_gather(inputs, n);

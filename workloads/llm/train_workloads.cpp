@@ -83,9 +83,12 @@ TrainFacts make_train_facts(const TrainRun& run, const OpGraph* graph) {
   f.model_flops = double(f.tokens) * (6.0 * f.flop_params + attention);
   // PaLM's HFU counts the rematerialised forward too (checkpoint=full: every layer's, not the LM
   // head's): a third of the layers' model FLOPs again, so HFU ≥ MFU by definition.
-  const bool recompute = run.checkpoint != Checkpointing::none;
+  // checkpoint=selective: the attention's forward again (a third of its model FLOPs).
   const double layer_flops = 2.0 * double(m.layers) * p.layer_active + attention / 3.0;
-  f.hardware_flops = f.model_flops + (recompute ? double(f.tokens) * layer_flops : 0.0);
+  const double recomputed = run.checkpoint == Checkpointing::full        ? layer_flops
+                            : run.checkpoint == Checkpointing::selective ? attention / 3.0
+                                                                         : 0.0;
+  f.hardware_flops = f.model_flops + double(f.tokens) * recomputed;
   const double per_param = 2.0 * bytes_per_element(run.dtypes.weights) +
                            (run.dtypes.weights == DType::fp32 ? 8.0 : 12.0);
   f.model_state_bytes = f.params * per_param;
