@@ -95,3 +95,26 @@ TEST_CASE("kernel names: the state after a kernel renames like the one before; a
   c.read(0, block(55, 0), 65536, 0);  // neither the kernel's nor held before
   CHECK(!rename_like(c.state(), n8, before, renamed));
 }
+
+TEST_CASE("kernel names: a state renamed for one kernel renames for the next as the state itself does") {
+  // The caches after l8 (20 -> 21) hold 21, 20 and 77; the next kernel reads 21 and writes 30.
+  PackedKernel l8 = kernel(20, 21, std::int64_t(8) << 40), next = kernel(21, 30, std::int64_t(9) << 40);
+  const KernelNames& n8 = kernel_names(l8);
+  const KernelNames& nn = kernel_names(next);
+  PartitionedCaches c(1, 1 << 20, 0);
+  c.read(0, block(77, 3), 65536, 0);
+  c.read(0, std::int64_t(8) << 40, 4096, 0);  // l8's op object
+  c.read(0, block(20, 1), 65536, 0);
+  c.write(0, block(21, 0), 65536, 0);
+  RenamedState before = rename_state(c.state(), n8);
+  PartitionedCaches::State canonical;
+  REQUIRE(rename_like(c.state(), n8, before, canonical));
+  std::vector<std::int64_t> codes;
+  for (std::int64_t t : nn.tensors) codes.push_back(code_of(t, n8, before.others));
+  CHECK(codes == std::vector<std::int64_t>{2 * 2, -1, -1});  // 21 is l8's third tensor; the rest are new
+  RenamedState linked = rename_linked(canonical, codes), direct = rename_state(c.state(), nn);
+  CHECK(linked.digest == direct.digest);
+  REQUIRE(linked.others.size() == direct.others.size());
+  for (std::size_t j = 0; j < linked.others.size(); ++j)
+    CHECK(tensor_of_code(linked.others[j], n8, before.others) == direct.others[j]);
+}

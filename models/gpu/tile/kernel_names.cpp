@@ -171,6 +171,32 @@ RenamedState rename_state(const PartitionedCaches::State& state, const KernelNam
   return out;
 }
 
+RenamedState rename_linked(const PartitionedCaches::State& canonical_state, std::span<const std::int64_t> codes) {
+  RenamedState out;
+  Numbering other(out.others);  // numbers codes: one per tensor, as rename_state numbers tensors
+  std::int64_t last = -1, last_code = 0;
+  out.digest = digest_of(canonical_state, [&](std::int64_t id) {
+    std::int64_t code = id >> kBlockBits;
+    if (code != last) {
+      auto k = std::find(codes.begin(), codes.end(), code);
+      last = code, last_code = k != codes.end() ? 2 * (k - codes.begin()) : 2 * other(code) + 1;
+    }
+    return (last_code << kBlockBits) | (id & kBlockMask);  // an op object's block bits are 0
+  });
+  return out;
+}
+
+std::int64_t code_of(std::int64_t tensor, const KernelNames& names, std::span<const std::int64_t> others) {
+  std::int64_t k = names.find(tensor);
+  if (k >= 0) return 2 * k;
+  auto j = std::find(others.begin(), others.end(), tensor);
+  return j != others.end() ? 2 * (j - others.begin()) + 1 : -1;
+}
+
+std::int64_t tensor_of_code(std::int64_t code, const KernelNames& names, std::span<const std::int64_t> others) {
+  return code % 2 == 0 ? names.tensors[std::size_t(code / 2)] : others[std::size_t(code / 2)];
+}
+
 bool rename_like(const PartitionedCaches::State& state, const KernelNames& names, const RenamedState& renamed,
                  PartitionedCaches::State& out) {
   out = state;
@@ -194,11 +220,7 @@ bool rename_like(const PartitionedCaches::State& state, const KernelNames& names
 PartitionedCaches::State restore_names(const PartitionedCaches::State& canonical_state, const KernelNames& names,
                                        const std::vector<std::int64_t>& others) {
   PartitionedCaches::State out = canonical_state;
-  rename_all(out, [&](std::int64_t id) {
-    std::int64_t code = id >> kBlockBits;
-    std::int64_t t = code % 2 == 0 ? names.tensors[std::size_t(code / 2)] : others[std::size_t(code / 2)];
-    return actual(t, id);
-  });
+  rename_all(out, [&](std::int64_t id) { return actual(tensor_of_code(id >> kBlockBits, names, others), id); });
   return out;
 }
 

@@ -12,6 +12,7 @@
 // contents when the layers before left them alike.
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "models/gpu/tile/packed_kernel.h"
@@ -55,6 +56,16 @@ RenamedState rename_state(const PartitionedCaches::State& state, const KernelNam
 // `canonical` (a state renamed for a kernel alike) with the names of `names` and `others` put back.
 PartitionedCaches::State restore_names(const PartitionedCaches::State& canonical, const KernelNames& names,
                                        const std::vector<std::int64_t>& others);
+// rename_state of the state `canonical` stands for (restore_names(canonical, N, O), whatever the
+// names N and others O), for a kernel whose tensor k has code codes[k] in `canonical` (an id's bits
+// above its block: 2i for N's tensor i, 2j + 1 for O[j], -1 when in neither); its others are codes
+// of `canonical` (tensor_of_code gives their names). A function of `canonical` and `codes` alone:
+// what a chain of replayed kernels memoizes (KernelOutcome::link).
+RenamedState rename_linked(const PartitionedCaches::State& canonical, std::span<const std::int64_t> codes);
+// The code of `tensor` in a state renamed for `names` with `others` (rename_linked's), or -1.
+std::int64_t code_of(std::int64_t tensor, const KernelNames& names, std::span<const std::int64_t> others);
+// The tensor a code of a state renamed for `names` with `others` stands for.
+std::int64_t tensor_of_code(std::int64_t code, const KernelNames& names, std::span<const std::int64_t> others);
 // `state` with canonical ids, renamed as `renamed` was made (`state` itself, or the state after the
 // kernel ran: its objects are the kernel's or those held before); false when it holds a tensor of
 // neither.

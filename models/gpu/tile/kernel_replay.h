@@ -11,6 +11,7 @@
 // simulated, every record is the same bits (u426).
 #include <list>
 #include <memory>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -20,6 +21,14 @@
 #include "sim/result.h"
 
 namespace hwsim {
+
+// How `after` of an outcome renames for a kernel that follows it (rename_linked): keyed by where
+// that kernel's tensors lie in `after` (`codes`), the digest and the others (as codes of `after`).
+struct ChainLink {
+  std::vector<std::int64_t> codes;
+  Digest digest;
+  std::vector<std::int64_t> others;
+};
 
 // What a recorded kernel run did: its time from launch to end, the record's figures it computed,
 // the caches after it (renamed like those before) and what the governor observed and set.
@@ -31,7 +40,17 @@ struct KernelOutcome {
   Figures<kMaxEnergyParts> energy_parts;
   PartitionedCaches::State after;
   GpuClockDomain::Recording governor;
-  std::size_t bytes() const;  // memory held, roughly
+  std::size_t bytes() const;  // memory held, roughly (its links included)
+
+  // The link for a next kernel whose tensors have `codes` in `after`, computed when new. A function
+  // of `after` and `codes` alone, so kept with the outcome (and gone with it): at most kMaxLinks,
+  // the oldest replaced.
+  const ChainLink& link(std::span<const std::int64_t> codes) const;
+  static constexpr std::size_t kMaxLinks = 8;
+
+ private:
+  mutable std::vector<ChainLink> links_;
+  mutable std::size_t next_link_ = 0;  // the one replaced next when full
 };
 
 class KernelReplays {
@@ -59,8 +78,10 @@ class KernelReplays {
   };
   struct Entry {
     std::vector<std::shared_ptr<const KernelOutcome>> outcomes;
+    std::vector<std::size_t> counted;  // each outcome's bytes() as counted in bytes_ (links grow it)
     std::list<Key>::iterator age;
   };
+  void trim();  // the oldest keys go while over kMaxBytes (never the most recent)
   void touch(Entry& e);
   std::unordered_map<Key, Entry, KeyHash> entries_;
   std::list<Key> ages_;  // most recently used first

@@ -31,16 +31,19 @@ const std::vector<KernelSummary>& LoweredOps::summaries(const StepProgram& step,
   if (e.same(op, step.tensors[v])) return e.summaries;
   IdentityRenaming renaming;
   const LoweringMemo::Lowered& canonical = memo_.lowered(op, step.tensors[v], op_object_base(index), chip, renaming);
-  e = Entry{};
-  for (const KernelSummary& s : canonical.summaries) e.summaries.push_back(renaming.summary(s));
-  e.name = op.name, e.op_class = op.op_class, e.shape = op.shape, e.tensors = step.tensors[v];
-  e.valid = true;
+  renamed_.clear();
+  for (std::size_t k = 0; k < canonical.summaries.size(); ++k)  // names shared with the op here before, if alike
+    renamed_.push_back(renaming.summary(canonical.summaries[k], k < e.summaries.size() ? e.summaries[k].names : nullptr));
+  e.summaries.swap(renamed_);
+  renamed_.clear();
+  e.name.assign(op.name), e.op_class.assign(op.op_class), e.shape = op.shape, e.tensors = step.tensors[v];
+  e.version = ++versions_, e.valid = true;
   return e.summaries;
 }
 
 const std::vector<PackedKernel>& LoweredOps::kernels(const StepProgram& step, std::size_t index, const GpuChip& chip) {
   const Entry& e = entry(index);
-  if (scratch_.size() == e.summaries.size() && !scratch_.empty() && scratch_[0].names_memo == e.summaries[0].names)
+  if (scratch_index_ == index && scratch_version_ == e.version && e.version != 0)
     return scratch_;  // this op's, made for an earlier kernel of it
   OpVertex v = step.order[index];
   const Op& op = (*step.graph)[v];
@@ -52,6 +55,7 @@ const std::vector<PackedKernel>& LoweredOps::kernels(const StepProgram& step, st
   else  // too many CTAs to hold: lowered again with its own identities (lowering is pure)
     scratch_ = pack_kernels(lower_tile_op(step, index, chip), chip);
   for (std::size_t i = 0; i < scratch_.size(); ++i) scratch_[i].names_memo = e.summaries[i].names;
+  scratch_index_ = index, scratch_version_ = e.version;
   return scratch_;
 }
 

@@ -4,6 +4,7 @@
 // while the op there stays the same (a long generate's decode steps differ only in their attention
 // ops), and otherwise taken from the lowering memo (lowering_memo.h: one lowering per shape, its
 // identities renamed); an op's CTAs are only made when a kernel is simulated, not replayed.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,12 +30,17 @@ class LoweredOps {
     Op::Shape shape;
     TensorIds tensors;
     std::vector<KernelSummary> summaries;
+    std::uint64_t version = 0;  // of its contents: each op put here has a new one
     bool same(const Op& op, const TensorIds& t) const;
   };
   Entry& entry(std::size_t index);
   std::vector<Entry> entries_;  // by position in the step
+  std::uint64_t versions_ = 0;  // the last version given
   LoweringMemo memo_;
-  std::vector<PackedKernel> scratch_;  // the kernels of the op last asked for
+  std::vector<KernelSummary> renamed_;  // scratch of summaries()
+  std::vector<PackedKernel> scratch_;   // the kernels of the op last asked for: the entry's at
+  std::size_t scratch_index_ = 0;       // position scratch_index_ of version scratch_version_
+  std::uint64_t scratch_version_ = 0;   // (0: none yet)
 };
 
 }  // namespace hwsim

@@ -26,15 +26,22 @@ TensorIds canonical_ids(const TensorIds& ids) {
 
 // The op's class, its shape's bytes (byte-wise equal shapes are equal; padding may only make a
 // needless miss) and its identity pattern.
-std::string key_bytes(const Op& op, const TensorIds& canonical) {
-  std::string k = op.op_class;
+void key_bytes(const Op& op, const TensorIds& canonical, std::string& k) {
+  k.assign(op.op_class);
   k.push_back('\0');
   k.push_back(char(op.shape.index()));
   std::visit([&](const auto& shape) {
     k.append(reinterpret_cast<const char*>(&shape), sizeof(shape));
   }, op.shape);
   k.append(reinterpret_cast<const char*>(&canonical), sizeof(canonical));
-  return k;
+}
+
+// Whether `names` are those `renaming` gives `canonical`'s.
+bool renamed_alike(const KernelNames& names, const KernelNames& canonical, const IdentityRenaming& renaming) {
+  if (names.shape != canonical.shape || names.tensors.size() != canonical.tensors.size()) return false;
+  for (std::size_t i = 0; i < names.tensors.size(); ++i)
+    if (names.tensors[i] != renaming.tensor(canonical.tensors[i])) return false;
+  return true;
 }
 
 }  // namespace
@@ -58,15 +65,21 @@ std::int64_t IdentityRenaming::object(std::int64_t id) const {
   return (tensor(id >> kBlockBits) << kBlockBits) | (id & kBlockMask);
 }
 
-KernelSummary IdentityRenaming::summary(const KernelSummary& canonical) const {
+KernelSummary IdentityRenaming::summary(const KernelSummary& canonical,
+                                        const std::shared_ptr<const KernelNames>& like) const {
   KernelSummary s;
   s.kernel = canonical.kernel;
-  s.kernel.name = name + canonical.kernel.name.substr(canonical_name);
+  s.kernel.name.replace(0, canonical_name, name);
   s.ctas = canonical.ctas;
+  if (like && renamed_alike(*like, *canonical.names, *this)) {
+    s.names = like;
+    return s;
+  }
   auto names = std::make_shared<KernelNames>();
   names->shape = canonical.names->shape;
   names->tensors.reserve(canonical.names->tensors.size());
   for (std::int64_t t : canonical.names->tensors) names->tensors.push_back(tensor(t));
+  names->by_tensor.reserve(names->tensors.size());
   for (std::size_t i = 0; i < names->tensors.size(); ++i) names->by_tensor.emplace_back(names->tensors[i], std::uint32_t(i));
   std::sort(names->by_tensor.begin(), names->by_tensor.end());
   s.names = std::move(names);
@@ -76,7 +89,7 @@ KernelSummary IdentityRenaming::summary(const KernelSummary& canonical) const {
 PackedKernel IdentityRenaming::kernel(const PackedKernel& canonical) const {
   PackedKernel p;
   p.kernel = canonical.kernel;
-  p.kernel.name = name + canonical.kernel.name.substr(canonical_name);
+  p.kernel.name.replace(0, canonical_name, name);
   p.ctas = canonical.ctas;
   p.operands.reserve(canonical.operands.size());
   for (const OperandRead& o : canonical.operands) p.operands.push_back({object(o.object), o.bytes, o.offset});
@@ -86,8 +99,8 @@ PackedKernel IdentityRenaming::kernel(const PackedKernel& canonical) const {
 const LoweringMemo::Lowered& LoweringMemo::lowered(const Op& op, const TensorIds& ids, std::int64_t object_base,
                                                    const GpuChip& chip, IdentityRenaming& renaming) {
   const TensorIds canonical = canonical_ids(ids);
-  Key key{key_bytes(op, canonical)};
-  auto it = memo_.find(key);
+  key_bytes(op, canonical, probe_.bytes);
+  auto it = memo_.find(probe_);
   if (it == memo_.end()) {
     if (memo_.size() >= kMaxShapes) memo_.clear(), held_ctas_ = 0;
     Lowered l;
@@ -98,7 +111,7 @@ const LoweringMemo::Lowered& LoweringMemo::lowered(const Op& op, const TensorIds
     l.held = held_ctas_ + ctas <= kMaxHeldCtas;
     if (l.held) held_ctas_ += ctas;
     else l.kernels.clear();
-    it = memo_.emplace(std::move(key), std::move(l)).first;
+    it = memo_.emplace(probe_, std::move(l)).first;
   }
   renaming.input = ids.input, renaming.output = ids.output, renaming.object_base = object_base;
   renaming.name = op.name, renaming.canonical_name = it->second.name.size();

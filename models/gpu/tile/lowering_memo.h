@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -26,11 +27,13 @@ std::vector<PackedKernel> pack_kernels(std::vector<Kernel> kernels, const GpuChi
 // `input`/`output`, and op objects move from the canonical base to `object_base`.
 struct IdentityRenaming {
   std::int64_t input = -1, output = -1, object_base = 0;
-  std::string name;            // the op's name (kernels are named name + suffix)
+  std::string_view name;       // the op's name (kernels are named name + suffix; the op outlives this)
   std::size_t canonical_name;  // length of the canonical op's name in its kernels' names
   std::int64_t object(std::int64_t id) const;
   std::int64_t tensor(std::int64_t t) const;  // an object's tensor (kernel_names.h's numbering)
-  KernelSummary summary(const KernelSummary& canonical) const;
+  // The op's summary; its names are `like` (a kernel's at this position before) when they are the
+  // ones the renaming gives, so that alike ops share them.
+  KernelSummary summary(const KernelSummary& canonical, const std::shared_ptr<const KernelNames>& like = nullptr) const;
   PackedKernel kernel(const PackedKernel& canonical) const;
 };
 
@@ -61,6 +64,7 @@ class LoweringMemo {
     std::size_t operator()(const Key& k) const { return std::hash<std::string>{}(k.bytes); }
   };
   std::unordered_map<Key, Lowered, KeyHash> memo_;
+  Key probe_;  // the key looked up (its buffer reused from op to op)
   std::size_t held_ctas_ = 0;
 };
 

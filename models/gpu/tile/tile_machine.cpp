@@ -123,6 +123,8 @@ WorkRecord TileMachine::simulate_kernel(const PackedKernel& packed, WorkRecord r
   auto& net = flows_.network();
   const Kernel& kernel = packed.kernel;
   const std::size_t ctas = packed.ctas.size();
+  materialize();
+  chain_ = Chain{};  // the kernel changes the caches
   restart_frame();
   KernelRun run;
   run.packed = &packed, run.kernel = &kernel, run.start = flows_.now();

@@ -64,10 +64,11 @@ class TileMachine : public sc_core::sc_module {
   };
   static ReplayCounts process_replay_counts();
 
-  // What a step carries into the next (StepReplay::replay_step): the caches' contents, and the clock
-  // domain that records and replays what its governor did.
-  PartitionedCaches::State cache_state() const { return caches_.state(); }
-  void set_cache_state(const PartitionedCaches::State& s) { caches_.set_state(s); }
+  // What a step carries into the next (StepReplay::replay_step): the caches' contents (those a
+  // chain of replayed kernels left, tile_machine_replay.cpp), and the clock domain that records
+  // and replays what its governor did.
+  PartitionedCaches::State cache_state() const;
+  void set_cache_state(const PartitionedCaches::State& s);
   GpuClockDomain& clock_domain() { return *clock_; }
 
  private:
@@ -144,8 +145,12 @@ class TileMachine : public sc_core::sc_module {
   WorkRecord simulate_kernel(const PackedKernel& kernel, WorkRecord record, double step_start, bool last_of_step);
   // Kernel replay (tile_machine_replay.cpp): a recorded outcome of `key` the governor accepts,
   // taken (waits) into `record`; false when none applies.
-  bool replay_kernel(const KernelReplays::Key& key, const KernelNames& names, const RenamedState& before,
-                     WorkRecord& record, double step_start);
+  bool replay_kernel(const KernelReplays::Key& key, const std::shared_ptr<const KernelNames>& names,
+                     RenamedState& before, WorkRecord& record, double step_start);
+  // The caches' contents renamed for `names`: from the chain's link when there is a chain, else
+  // from the caches themselves.
+  RenamedState renamed_before(const KernelNames& names);
+  void materialize();  // the chain's contents put into caches_ (before anything reads or changes them)
   void restart_frame();  // the kernel about to run counts times and sums from now
   // SM-seconds with resident CTAs since the frame started, summed over SMs, up to now.
   double resident_sm_seconds() const;
@@ -201,6 +206,21 @@ class TileMachine : public sc_core::sc_module {
   double instant_ = 0;  // flows_.now() at the dispatch or retirement in progress
   std::unique_ptr<GpuClockDomain> clock_;  // SM clock under the power governor; kernels' energy
   KernelReplays replays_;                  // recorded kernel runs (replay_kernels)
+  // Chain replay: the caches' contents are restore_names(outcome->after, *names, others), the state
+  // the last kernel (replayed, or simulated and recorded) left, or no chain (outcome null). Kernels
+  // replayed one after another take their renamed state from the outcome's links and leave caches_
+  // as they are; `materialized` says whether caches_ hold those contents too. Every reader or
+  // writer of caches_ calls materialize() first; every writer then drops the chain.
+  struct Chain {
+    std::shared_ptr<const KernelOutcome> outcome;
+    std::shared_ptr<const KernelNames> names;
+    std::vector<std::int64_t> others;
+    bool materialized = false;
+  };
+  Chain chain_;
+  void chain_on(Chain next);              // the chain from here (the last one's storage kept for reuse)
+  std::vector<std::int64_t> link_codes_;  // scratch of renamed_before
+  std::vector<std::int64_t> spare_others_;  // a dropped chain's others, reused by renamed_before
   sc_core::sc_event kernel_done_, release_done_;
 };
 

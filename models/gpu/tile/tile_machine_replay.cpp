@@ -28,9 +28,9 @@ WorkRecord TileMachine::run_kernel(const KernelSummary& summary, const std::func
     return simulate_kernel(lowered(), std::move(record), step_start, last_of_step);
   }
   const KernelNames& names = *summary.names;
-  const RenamedState before = rename_state(caches_.state(), names);
+  RenamedState before = renamed_before(names);
   const KernelReplays::Key key{names.shape, before.digest, last_of_step};
-  if (replay_kernel(key, names, before, record, step_start)) return record;
+  if (replay_kernel(key, summary.names, before, record, step_start)) return record;
 
   ++counts.simulated;
   const PackedKernel& packed = lowered();
@@ -48,13 +48,19 @@ WorkRecord TileMachine::run_kernel(const KernelSummary& summary, const std::func
   outcome->traffic = record.traffic, outcome->breakdown = record.breakdown;
   outcome->energy = record.energy, outcome->energy_parts = record.energy_parts;
   outcome->clock = record.clock, outcome->throttled = record.throttled, outcome->over_limit = record.over_limit;
-  // The caches after it hold the kernel's objects and those held before, renamed alike.
-  if (rename_like(caches_.state(), names, before, outcome->after)) replays_.store(key, std::move(outcome));
+  // The caches after it hold the kernel's objects and those held before, renamed alike: they are
+  // the chain's contents from here (caches_ holds them as well).
+  if (rename_like(caches_.state(), names, before, outcome->after)) {
+    chain_on(Chain{outcome, summary.names, std::move(before.others), true});
+    replays_.store(key, std::move(outcome));
+  }
   return record;
 }
 
-bool TileMachine::replay_kernel(const KernelReplays::Key& key, const KernelNames& names, const RenamedState& before,
-                                WorkRecord& record, double step_start) {
+// Replayed, the kernel leaves caches_ as they are: its outcome's `after` with its names is the
+// chain's contents from here.
+bool TileMachine::replay_kernel(const KernelReplays::Key& key, const std::shared_ptr<const KernelNames>& names,
+                                RenamedState& before, WorkRecord& record, double step_start) {
   auto* outcomes = replays_.find(key);
   if (!outcomes) return false;
   for (std::size_t i = 0; i < outcomes->size(); ++i) {
@@ -63,15 +69,51 @@ bool TileMachine::replay_kernel(const KernelReplays::Key& key, const KernelNames
     replays_.used(key, i);
     ++counts.replayed;
     wait(o->duration);
-    caches_.set_state(restore_names(o->after, names, before.others));
     clock_->replayed(o->governor);
     record.end = sim_now() - step_start;
     record.traffic = o->traffic, record.breakdown = o->breakdown;
     record.energy = o->energy, record.energy_parts = o->energy_parts;
     record.clock = o->clock, record.throttled = o->throttled, record.over_limit = o->over_limit;
+    chain_on(Chain{std::move(o), names, std::move(before.others), false});
     return true;
   }
   return false;
+}
+
+// With a chain, the kernel's tensors are located in the chain's outcome (their codes there), and
+// the outcome's link for those codes gives the digest and the others, whose names are put back.
+RenamedState TileMachine::renamed_before(const KernelNames& names) {
+  if (!chain_.outcome) return rename_state(caches_.state(), names);
+  link_codes_.clear();
+  for (std::int64_t t : names.tensors) link_codes_.push_back(code_of(t, *chain_.names, chain_.others));
+  const ChainLink& link = chain_.outcome->link(link_codes_);
+  RenamedState out;
+  out.digest = link.digest;
+  out.others.swap(spare_others_);
+  out.others.clear();
+  for (std::int64_t code : link.others) out.others.push_back(tensor_of_code(code, *chain_.names, chain_.others));
+  return out;
+}
+
+void TileMachine::chain_on(Chain next) {
+  spare_others_.swap(chain_.others);
+  chain_ = std::move(next);
+}
+
+void TileMachine::materialize() {
+  if (!chain_.outcome || chain_.materialized) return;
+  caches_.set_state(restore_names(chain_.outcome->after, *chain_.names, chain_.others));
+  chain_.materialized = true;
+}
+
+PartitionedCaches::State TileMachine::cache_state() const {
+  if (chain_.outcome && !chain_.materialized) return restore_names(chain_.outcome->after, *chain_.names, chain_.others);
+  return caches_.state();
+}
+
+void TileMachine::set_cache_state(const PartitionedCaches::State& s) {
+  chain_ = Chain{};
+  caches_.set_state(s);
 }
 
 }  // namespace hwsim
