@@ -122,6 +122,10 @@ TEST_CASE("invariants: the pipelines, collectives and training of issue 33's tab
   CHECK(check_run("--system h100_cluster -w collective:op=all_reduce,bytes=64MiB,ranks=16"));
   CHECK(check_run("--system dgx_h100 -w train:model=llama3_8b,layers=4,batch=8,seq=1024,pp=2,tp=2,dp=2,microbatches=4"));
   CHECK(check_run("--system h200x4 -w train:model=llama3_8b,layers=2,batch=4,seq=512,dp=4,zero=3,checkpoint=full"));
+  // Stop 45: sequence parallelism with selective recomputation; autocast on one GPU.
+  CHECK(check_run("--system dgx_h100 -w train:model=llama3_8b,layers=4,batch=8,seq=1024,pp=2,tp=4,microbatches=4,"
+                  "sequence_parallel=true,checkpoint=selective"));
+  CHECK(check_run("--chip h200 -w train:model=gpt2,batch=4,seq=1024,microbatches=2,weights=fp32,act=bf16"));
   // The multi-device presets: 8B trains on a DGX; 70B is refused there (one line, its advice).
   CHECK(check_run("--system dgx_h100 -w train_llama8b"));
   CHECK_FALSE(check_run("--system dgx_h100 -w train_llama70b"));
