@@ -5,7 +5,10 @@ Usage (on the device machine, from the repository root):
     PYTHONUNBUFFERED=1 python3 scripts/measure/measure_train.py TAG [config,config,...] 2>&1 | tee $OUT/TAG.log
   configs (default: all, in this order):
     gpt2_b8, gpt2_b16, gpt2_b8_ckpt, gpt2_b16_ckpt,
-    llama8b4l_b1, llama8b4l_b2, llama8b4l_b1_ckpt, llama8b4l_b2_ckpt
+    llama8b4l_b1, llama8b4l_b2, llama8b4l_b1_ckpt, llama8b4l_b2_ckpt       (set "fit": shaped hwsim)
+    gpt2m_b8, gpt2m_b8_ckpt, gpt2_b4x4acc, llama8b2l_b1_s4096, llama8b2l_b1_s4096_ckpt,
+    llama8b4l_b4_s1024, llama8b4l_b1x4acc                                   (set "heldout")
+  a config list may name the sets too: "heldout", "fit".
 Writes $OUT/TAG.jsonl (a `device` record first, one `train_step` record per config, a `run_meta`
 record last; the file is rewritten after every config so a timeout still leaves data).  The
 nvidia-smi samples (SM/memory clock, power, temperature, utilisation, clock-event reasons), one a
@@ -22,7 +25,14 @@ and no torch.compile, as ordinary training code runs.  The models are defined he
     separate q/k/v/o and gate/up/down projections as in HF/torchtitan.
   Attention is F.scaled_dot_product_attention(is_causal=True); GQA through enable_gqa=True when
   that runs forward and backward on a non-math backend, else K/V repeated (repeat_kv).
+  * GPT-2 medium (355M): as GPT-2 124M with 24 layers, d=1024, 16 heads.
+  * Llama-3-8B shape cut to 2 layers, RoPE table for 4096 positions (for seq 4096).
   `_ckpt` configs wrap every block in torch.utils.checkpoint(use_reentrant=False).
+  `xNacc` configs accumulate gradients over N micro-batches of `batch` sequences each (different
+  token ids per micro-batch): N times (forward, loss / N, backward), then one optimizer step and
+  zero_grad; the record's `batch` is the micro-batch, `microbatches` = N, `global_batch` = N*batch,
+  and tokens_per_step / FLOPs count all N micro-batches.  Every record carries `microbatches` (1
+  when there is no accumulation) and `heldout` (true for the configs added after the "fit" set).
 
 Method per config.  Pass 1 (clean timing, no profiler yet in the process): build model and
 optimizer, reset peak memory, 3 warm-up steps, then 10 steps each bracketed by CUDA events
@@ -55,6 +65,10 @@ GPT2 = dict(family="gpt2", model="gpt2_124m", layers=12, d=768, heads=12, vocab=
 LLAMA = dict(family="llama", model="llama3_8b_4l", layers=4, d=4096, heads=32, kv_heads=8, head_dim=128,
              ffn=14336, vocab=128256, theta=500000.0, eps=1e-5, max_seq=2048, truncated_from_layers=32)
 
+GPT2M = dict(family="gpt2", model="gpt2_355m", layers=24, d=1024, heads=16, vocab=50257, max_seq=1024)
+LLAMA2L = dict(LLAMA, model="llama3_8b_2l", layers=2, max_seq=4096)
+
+# (name, model, batch (per micro-batch), seq, checkpointing[, micro-batches])
 CONFIGS = [
     ("gpt2_b8", GPT2, 8, 1024, False),
     ("gpt2_b16", GPT2, 16, 1024, False),
@@ -65,6 +79,35 @@ CONFIGS = [
     ("llama8b4l_b1_ckpt", LLAMA, 1, 2048, True),
     ("llama8b4l_b2_ckpt", LLAMA, 2, 2048, True),
 ]
+FIT_SET = [cfg[0] for cfg in CONFIGS]
+HELDOUT_CONFIGS = [
+    ("gpt2m_b8", GPT2M, 8, 1024, False),
+    ("gpt2m_b8_ckpt", GPT2M, 8, 1024, True),
+    ("gpt2_b4x4acc", GPT2, 4, 1024, False, 4),
+    ("llama8b2l_b1_s4096", LLAMA2L, 1, 4096, False),
+    ("llama8b2l_b1_s4096_ckpt", LLAMA2L, 1, 4096, True),
+    ("llama8b4l_b4_s1024", LLAMA, 4, 1024, False),
+    ("llama8b4l_b1x4acc", LLAMA, 1, 2048, False, 4),
+]
+HELDOUT_SET = [cfg[0] for cfg in HELDOUT_CONFIGS]
+CONFIGS += HELDOUT_CONFIGS
+
+
+def unpack(cfg):
+    """(name, c, B, S, ckpt, microbatches) of a CONFIGS entry."""
+    return tuple(cfg[:5]) + ((cfg[5] if len(cfg) > 5 else 1),)
+
+
+def select(only):
+    if not only:
+        return list(CONFIGS)
+    names = []
+    for n in only:
+        names += FIT_SET if n == "fit" else HELDOUT_SET if n == "heldout" else [n]
+    unknown = [n for n in names if n not in {cfg[0] for cfg in CONFIGS}]
+    if unknown:
+        raise SystemExit(f"unknown configs: {unknown}")
+    return [cfg for cfg in CONFIGS if cfg[0] in names]
 
 RECORDS = []
 BY_NAME = {}
@@ -424,22 +467,28 @@ def summarize_profile(agg, steps):
 
 # ----------------------------------------------------------------------------- steps and timing
 class Trainer:
-    def __init__(self, c, B, S, ckpt, seed=0):
+    def __init__(self, c, B, S, ckpt, seed=0, microbatches=1):
         torch.manual_seed(seed)
-        self.c, self.B, self.S, self.V = c, B, S, c["vocab"]
+        self.c, self.B, self.S, self.V, self.M = c, B, S, c["vocab"], microbatches
         with torch.device("cuda"):
             self.model = build_model(c)
         self.model.ckpt = ckpt
         self.model.train()
         self.opt = torch.optim.AdamW(self.model.parameters(), lr=3e-4, betas=(0.9, 0.95), weight_decay=0.1,
                                      fused=True)
-        ids = torch.randint(0, self.V, (B, S + 1), device="cuda")
-        self.x, self.y = ids[:, :-1].contiguous(), ids[:, 1:].contiguous()
+        if microbatches == 1:
+            ids = torch.randint(0, self.V, (B, S + 1), device="cuda")
+            self.x, self.y = ids[:, :-1].contiguous(), ids[:, 1:].contiguous()
+        else:  # one (B, S) batch of different token ids per micro-batch
+            ids = [torch.randint(0, self.V, (B, S + 1), device="cuda") for _ in range(microbatches)]
+            self.xs = [t[:, :-1].contiguous() for t in ids]
+            self.ys = [t[:, 1:].contiguous() for t in ids]
 
-    def fwd_loss(self):
+    def fwd_loss(self, i=None):
+        x, y = (self.x, self.y) if i is None else (self.xs[i], self.ys[i])
         with torch.autocast("cuda", dtype=BF):
-            logits = self.model(self.x)
-            loss = F.cross_entropy(logits.float().view(-1, self.V), self.y.view(-1))
+            logits = self.model(x)
+            loss = F.cross_entropy(logits.float().view(-1, self.V), y.view(-1))
         return loss
 
     def opt_step(self):
@@ -447,21 +496,54 @@ class Trainer:
         self.opt.zero_grad(set_to_none=True)
 
     def step(self):
-        loss = self.fwd_loss()
-        loss.backward()
+        if self.M == 1:
+            loss = self.fwd_loss()
+            loss.backward()
+            self.opt_step()
+            return loss
+        tot = 0.0
+        for i in range(self.M):  # gradient accumulation: loss / M, backward M times, one step
+            loss = self.fwd_loss(i) / self.M
+            loss.backward()
+            tot = tot + loss.detach()
         self.opt_step()
-        return loss
+        return tot
 
     def phase_step(self):
-        e = [torch.cuda.Event(enable_timing=True) for _ in range(4)]
-        e[0].record()
-        loss = self.fwd_loss()
-        e[1].record()
-        loss.backward()
-        e[2].record()
+        """Events [fwd start, fwd end, bwd end] per micro-batch, then the optimizer's end."""
+        if self.M == 1:
+            e = [torch.cuda.Event(enable_timing=True) for _ in range(4)]
+            e[0].record()
+            loss = self.fwd_loss()
+            e[1].record()
+            loss.backward()
+            e[2].record()
+            self.opt_step()
+            e[3].record()
+            return e, loss
+        e = []
+        for i in range(self.M):
+            ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
+            ev[0].record()
+            loss = self.fwd_loss(i) / self.M
+            ev[1].record()
+            loss.backward()
+            ev[2].record()
+            e += ev
+        e.append(torch.cuda.Event(enable_timing=True))
         self.opt_step()
-        e[3].record()
+        e[-1].record()
         return e, loss
+
+    @staticmethod
+    def phase_times(e):
+        """(forward+loss, backward, optimizer) seconds of one phase_step, summed over micro-batches."""
+        if len(e) == 4:
+            return e[0].elapsed_time(e[1]) / 1e3, e[1].elapsed_time(e[2]) / 1e3, e[2].elapsed_time(e[3]) / 1e3
+        n = (len(e) - 1) // 3
+        fwd = sum(e[3 * i].elapsed_time(e[3 * i + 1]) for i in range(n)) / 1e3
+        bwd = sum(e[3 * i + 1].elapsed_time(e[3 * i + 2]) for i in range(n)) / 1e3
+        return fwd, bwd, e[3 * n - 1].elapsed_time(e[-1]) / 1e3
 
     def timed(self, n):
         """n steps, a CUDA event between consecutive steps, synchronized before and after."""
@@ -488,10 +570,10 @@ def free_cuda():
     torch.cuda.empty_cache()
 
 
-def measure(name, c, B, S, ckpt, sampler, max_sm):
+def measure(name, c, B, S, ckpt, sampler, max_sm, M=1):
     """Pass 1: timing, memory, phases, sustained clocks."""
     free_cuda()
-    tr = Trainer(c, B, S, ckpt)
+    tr = Trainer(c, B, S, ckpt, microbatches=M)
     params, matmul = count_params(tr.model)
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
@@ -513,9 +595,7 @@ def measure(name, c, B, S, ckpt, sampler, max_sm):
         e, _ = tr.phase_step()
         phases.append(e)
     torch.cuda.synchronize()
-    fwd = [e[0].elapsed_time(e[1]) / 1e3 for e in phases]
-    bwd = [e[1].elapsed_time(e[2]) / 1e3 for e in phases]
-    opt = [e[2].elapsed_time(e[3]) / 1e3 for e in phases]
+    fwd, bwd, opt = (list(t) for t in zip(*[Trainer.phase_times(e) for e in phases]))
     # sustained: keep stepping >= SUSTAIN_S so that >= 2 nvidia-smi samples land in the config
     t_s0 = time.time()
     sus = []
@@ -527,13 +607,14 @@ def measure(name, c, B, S, ckpt, sampler, max_sm):
     loss_first = loss_first.item()
     del tr
     model_fl, hw_fl = step_flops(c, B, S, matmul, ckpt)
+    model_fl, hw_fl = M * model_fl, M * hw_fl  # all micro-batches
     st = spread(ts)
-    tok = B * S
+    tok = M * B * S
     r = dict(kind="train_step", device=DEVICE, config=name, model=c["model"], family=c["family"],
              layers=c["layers"], d_model=c["d"], heads=c["heads"], kv_heads=c.get("kv_heads", c["heads"]),
              head_dim=c.get("head_dim", c["d"] // c["heads"]), ffn=c.get("ffn", 4 * c["d"]), vocab=c["vocab"],
              truncated_from_layers=c.get("truncated_from_layers"),
-             batch=B, seq=S, tokens_per_step=tok, checkpointing=ckpt,
+             batch=B, seq=S, microbatches=M, global_batch=M * B, tokens_per_step=tok, checkpointing=ckpt,
              checkpoint_impl="torch.utils.checkpoint per block, use_reentrant=False" if ckpt else None,
              params=params, matmul_params=matmul, tied_embeddings=c["family"] == "gpt2",
              precision="torch.autocast bf16, fp32 master weights; loss cross_entropy on logits.float()",
@@ -554,7 +635,10 @@ def measure(name, c, B, S, ckpt, sampler, max_sm):
              finite=bool(torch.isfinite(torch.tensor([loss_first, loss_last])).all()),
              clocks_timed=sampler.stats(t_timed0, t_timed1, max_sm) if sampler else None,
              clocks_config=sampler.stats(t_cfg0, t_s1, max_sm) if sampler else None,
-             profiled=False)
+             profiled=False, heldout=name in HELDOUT_SET, seconds=st["median"])
+    if M > 1:
+        r["accumulation"] = (f"{M} micro-batches of {B}x{S} (different ids): forward, loss/{M}, backward each; "
+                             "one AdamW step + zero_grad; phase_s forward/backward summed over micro-batches")
     cc = r["clocks_config"] or {}
     r["power_throttled"] = cc.get("power_throttled")
     r["sm_clock_min_mhz"] = (cc.get("sm_clock_mhz") or {}).get("min")
@@ -568,10 +652,10 @@ def measure(name, c, B, S, ckpt, sampler, max_sm):
     return r
 
 
-def profile_config(name, c, B, S, ckpt, r):
+def profile_config(name, c, B, S, ckpt, r, M=1):
     """Pass 2: repeat timing, then torch.profiler over PROFILE_STEPS steps."""
     free_cuda()
-    tr = Trainer(c, B, S, ckpt, seed=1)
+    tr = Trainer(c, B, S, ckpt, seed=1, microbatches=M)
     for _ in range(WARMUP):
         tr.step()
     ts, host, _ = tr.timed(TIMED)
@@ -617,14 +701,14 @@ def probe_gqa():
 
 def summary():
     print(f"\n================ SUMMARY {TAG} {DEVICE} ================")
-    print(f"{'config':18s} {'step ms':>8s} {'fwd':>7s} {'bwd':>7s} {'opt':>6s} {'tok/s':>9s} {'GiB':>6s} "
+    print(f"{'config':24s} {'step ms':>8s} {'fwd':>7s} {'bwd':>7s} {'opt':>6s} {'tok/s':>9s} {'GiB':>6s} "
           f"{'TF/s':>5s} {'smMin':>5s} {'smMean':>6s} thr | " + " ".join(f"{k[:7]:>7s}" for k in CATEGORIES))
     for r in RECORDS:
         if r["kind"] != "train_step":
             continue
         p = r["phase_s"]
         cats = r.get("categories") or {}
-        print(f"{r['config']:18s} {r['step_s']['median']*1e3:8.2f} {p['forward_loss']*1e3:7.2f} "
+        print(f"{r['config']:24s} {r['step_s']['median']*1e3:8.2f} {p['forward_loss']*1e3:7.2f} "
               f"{p['backward']*1e3:7.2f} {p['optimizer']*1e3:6.2f} {r['tokens_per_s']:9.0f} {r['peak_mem_gib']:6.2f} "
               f"{r['model_tflops_per_s']:5.0f} {r['sm_clock_min_mhz'] or 0:5.0f} {r['sm_clock_mean_mhz'] or 0:6.0f} "
               f"{'Y' if r['power_throttled'] else 'n':>3s} | " +
@@ -674,14 +758,14 @@ def main():
         torch.cuda.synchronize()
     del a
     free_cuda()
-    todo = [cfg for cfg in CONFIGS if not ONLY or cfg[0] in ONLY]
+    todo = select(ONLY)
     t_pass = time.time()
-    for name, c, B, S, ckpt in todo:
+    for name, c, B, S, ckpt, M in map(unpack, todo):
         if time.time() - T_START > DEADLINE_S:
             META["skipped"].append(f"{name}: deadline before timing")
             continue
         try:
-            r = measure(name, c, B, S, ckpt, sampler, max_sm)
+            r = measure(name, c, B, S, ckpt, sampler, max_sm, M)
             RECORDS.append(r)
             BY_NAME[name] = r
         except torch.cuda.OutOfMemoryError:
@@ -695,14 +779,14 @@ def main():
         flush()
     META["pass_s"]["timing"] = round(time.time() - t_pass, 1)
     t_pass = time.time()
-    for name, c, B, S, ckpt in todo:
+    for name, c, B, S, ckpt, M in map(unpack, todo):
         if name not in BY_NAME:
             continue
         if time.time() - T_START > DEADLINE_S:
             META["skipped"].append(f"{name}: deadline before profile")
             continue
         try:
-            profile_config(name, c, B, S, ckpt, BY_NAME[name])
+            profile_config(name, c, B, S, ckpt, BY_NAME[name], M)
         except Exception:
             tb = traceback.format_exc()
             META["errors"].append({"where": f"profile {name}", "trace": tb[-3000:]})
