@@ -43,3 +43,14 @@ TEST_CASE("validation: H200 training steps (GPT-2 124M, 4-layer Llama-3-8B, with
   CHECK(errors.size() == 8);
   for (double e : errors) CHECK(std::fabs(e) <= 12);
 }
+
+// Held out (scripts/measure/measure_train.py's `heldout` set, measured after the model was built,
+// never used to shape it): GPT-2 medium with and without recompute, gradient accumulation, Llama at
+// 4096 tokens and at batch 4 × 1024. 8.5 % MAPE today; the 4096-token Llama steps are +13 % (the
+// head's K = 128,256 weight-gradient GEMM is simulated memory-bound: docs/systems.md), GPT-2 medium
+// with recompute −12 % (host-launch-bound on the device, ±20 % between passes). The gate holds that.
+TEST_CASE("validation: H200 held-out training steps within 14 % each, MAPE <= 9 %") {
+  std::vector<double> errors = record_errors("h200_train_heldout.jsonl", 9);
+  CHECK(errors.size() == 9);
+  for (double e : errors) CHECK(std::fabs(e) <= 14);
+}

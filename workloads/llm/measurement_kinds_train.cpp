@@ -31,10 +31,13 @@ std::optional<PredictionPlan> train_step_plan(const Measurement& m) {
   const bool autocast = precision->find("autocast") != std::string::npos;
   const bool checkpoint = record_flag(m, "checkpointing").value_or(false);
   const std::int64_t microbatches = record_whole(m, "microbatches", 1).value_or(1);
+  // Records with gradient accumulation give `batch` per micro-batch and `global_batch` per step;
+  // the spec's batch is the step's.
+  const std::int64_t step_batch = record_whole(m, "global_batch", 1).value_or(*batch);
   PredictionPlan plan(fmt::format(
       "train:model={},layers={},hidden={},heads={},kv_heads={},head_dim={},ffn={},vocab={},batch={},seq={},"
       "microbatches={},checkpoint={}{}",
-      model->second, *layers, *hidden, *heads, *kv, *head_dim, *ffn, *vocab, *batch, *seq, microbatches,
+      model->second, *layers, *hidden, *heads, *kv, *head_dim, *ffn, *vocab, step_batch, *seq, microbatches,
       checkpoint ? "full" : "none", autocast ? ",weights=fp32,act=bf16" : ""));
   plan.family = *family;
   return plan;
