@@ -1,4 +1,5 @@
 #include "models/gpu/warp/execute.h"
+#include "models/gpu/warp/execute_detail.h"
 
 #include <algorithm>
 #include <bit>
@@ -42,17 +43,7 @@ std::uint16_t float_to_bf16(float f) {
   return std::uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
 }
 
-namespace {
-
-template <class T> T load_le(const std::uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-template <class T> void store_le(std::uint8_t* p, T v) { std::memcpy(p, &v, sizeof(T)); }
-
-inline float f32(std::uint64_t b) { return std::bit_cast<float>(std::uint32_t(b)); }
-inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+namespace detail {
 
 [[noreturn]] void access_error(const ExecContext& ctx, const WarpState& w, const Instr& in, int lane,
                                std::uint64_t addr, int bytes, const char* what) {
@@ -62,34 +53,63 @@ inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
                              w.warp_in_cta, lane, addr, bytes));
 }
 
+namespace {
+// Component `dim` of a linear index within extents `ext` (x fastest, as CUDA numbers threads and blocks).
+std::uint64_t component(std::uint64_t linear, const std::uint32_t* ext, std::uint64_t total, int dim) {
+  const std::uint64_t x = ext[0] ? ext[0] : total, y = ext[1] ? ext[1] : 1;
+  if (dim == 0) return linear % x;
+  if (dim == 1) return linear / x % y;
+  return linear / (x * y);
+}
+std::uint64_t extent(const std::uint32_t* ext, std::uint64_t total, int dim) {
+  return dim == 0 ? (ext[0] ? ext[0] : total) : ext[dim];
+}
+}  // namespace
+
 std::uint64_t read_operand(const WarpState& w, const Operand& o, int lane, const ExecContext& ctx) {
   switch (o.kind) {
     case Operand::k_reg: return w.regs[std::size_t(o.reg) * 32 + std::size_t(lane)];
     case Operand::k_imm: return o.bits;
-    case Operand::k_special:
+    case Operand::k_special: {
+      const std::uint32_t below = lane == 0 ? 0u : (0xffffffffu >> (32 - lane));
       switch (o.special) {
-        case Special::tid: return std::uint64_t(w.warp_in_cta) * 32 + std::uint64_t(lane);
-        case Special::ntid: return ctx.ntid;
-        case Special::ctaid: return w.cta_id;
-        case Special::nctaid: return ctx.nctaid;
+        case Special::tid:
+          return component(std::uint64_t(w.warp_in_cta) * 32 + std::uint64_t(lane), ctx.block_dim, ctx.ntid, o.dim);
+        case Special::ntid: return extent(ctx.block_dim, ctx.ntid, o.dim);
+        case Special::ctaid: return component(w.cta_id, ctx.grid_dim, ctx.nctaid, o.dim);
+        case Special::nctaid: return extent(ctx.grid_dim, ctx.nctaid, o.dim);
         case Special::laneid: return std::uint64_t(lane);
         case Special::warpid: return std::uint64_t(w.warp_in_cta);
         case Special::clock: return std::uint64_t(ctx.now);
+        case Special::lanemask_lt: return below;
+        case Special::lanemask_le: return below | (1u << lane);
+        case Special::lanemask_eq: return 1u << lane;
+        case Special::lanemask_ge: return ~below;
+        case Special::lanemask_gt: return ~below & ~(1u << lane);
       }
       return 0;
+    }
     default: return 0;
   }
 }
 
-template <class T> T as(std::uint64_t b) {
-  if constexpr (std::is_same_v<T, float>) return f32(b);
-  else return T(b);
+const std::uint64_t* operand_lanes(const WarpState& w, const Operand& o, const ExecContext& ctx, std::uint64_t* tmp) {
+  if (o.kind == Operand::k_reg) return &w.regs[std::size_t(o.reg) * 32];
+  if (o.kind == Operand::k_imm) std::fill(tmp, tmp + 32, o.bits);
+  else for (int lane = 0; lane < 32; ++lane) tmp[lane] = read_operand(w, o, lane, ctx);
+  return tmp;
 }
-template <class T> std::uint64_t raw(T v) {
-  if constexpr (std::is_same_v<T, float>) return bits(v);
-  else if constexpr (sizeof(T) == 4) return std::uint32_t(v);
-  else return std::uint64_t(v);
-}
+
+}  // namespace detail
+
+namespace {
+using detail::as;
+using detail::raw;
+using detail::read_operand;
+using detail::operand_lanes;
+
+inline float f32(std::uint64_t b) { return std::bit_cast<float>(std::uint32_t(b)); }
+inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 
 // Integer arithmetic wraps around in two's complement as on the GPU: computed on the unsigned
 // type, never as C++ signed overflow (undefined). Floats pass through.
@@ -98,7 +118,7 @@ template <class T> requires std::is_integral_v<T> struct Wrap<T> { using type = 
 
 template <class T> std::uint64_t arith(Op op, std::uint64_t ra, std::uint64_t rb, std::uint64_t rc, bool& ok) {
   T a = as<T>(ra), b = as<T>(rb), c = as<T>(rc);
-  constexpr bool is_f = std::is_same_v<T, float>;
+  constexpr bool is_f = std::is_floating_point_v<T>;
   using W = typename Wrap<T>::type;
   switch (op) {
     case Op::mov: return raw<T>(a);
@@ -135,16 +155,30 @@ template <class T> std::uint64_t arith(Op op, std::uint64_t ra, std::uint64_t rb
     case Op::not_: if constexpr (is_f) return 0; else return raw<T>(T(~a));
     case Op::ex2: if constexpr (is_f) return raw<T>(std::exp2(a)); else return 0;
     case Op::lg2: if constexpr (is_f) return raw<T>(std::log2(a)); else return 0;
-    case Op::rcp: if constexpr (is_f) return raw<T>(1.0f / a); else return 0;
+    case Op::rcp: if constexpr (is_f) return raw<T>(T(1) / a); else return 0;
     case Op::sqrt: if constexpr (is_f) return raw<T>(std::sqrt(a)); else return 0;
-    case Op::rsqrt: if constexpr (is_f) return raw<T>(1.0f / std::sqrt(a)); else return 0;
+    case Op::rsqrt: if constexpr (is_f) return raw<T>(T(1) / std::sqrt(a)); else return 0;
+    case Op::sin: if constexpr (is_f) return raw<T>(std::sin(a)); else return 0;
+    case Op::cos: if constexpr (is_f) return raw<T>(std::cos(a)); else return 0;
+    case Op::tanh: if constexpr (is_f) return raw<T>(std::tanh(a)); else return 0;
+    case Op::copysign: if constexpr (is_f) return raw<T>(std::copysign(b, a)); else return 0;
     default: return 0;
   }
 }
 
 template <class T> bool compare(Cmp c, std::uint64_t ra, std::uint64_t rb) {
   T a = as<T>(ra), b = as<T>(rb);
+  bool unordered = false;
+  if constexpr (std::is_floating_point_v<T>) unordered = std::isnan(a) || std::isnan(b);
   switch (c) {
+    case Cmp::equ: return unordered || a == b;
+    case Cmp::neu: return unordered || a != b;
+    case Cmp::ltu: return unordered || a < b;
+    case Cmp::leu: return unordered || a <= b;
+    case Cmp::gtu: return unordered || a > b;
+    case Cmp::geu: return unordered || a >= b;
+    case Cmp::num: return !unordered;
+    case Cmp::nan: return unordered;
     case Cmp::eq: return a == b;
     case Cmp::ne: return a != b;
     case Cmp::lt: return a < b;
@@ -172,38 +206,22 @@ std::uint64_t pair_arith(Op op, Type t, std::uint64_t ra, std::uint64_t rb, std:
   return out;
 }
 
-// Float to integer truncates and saturates as PTX's cvt.rzi does (NaN is 0), never a C++ cast of
-// an out-of-range value (undefined).
-template <class I> I saturate(double x) {
-  if (std::isnan(x)) return 0;
-  x = std::trunc(x);
-  if (x <= double(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
-  if (x >= double(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
-  return I(x);
+// f16 or bf16 scalar arithmetic (PTX .f16 / .bf16), computed in f32 and rounded back.
+std::uint64_t half_arith(Op op, Type t, std::uint64_t ra, std::uint64_t rb, std::uint64_t rc) {
+  auto get = [&](std::uint64_t r) {
+    return t == Type::f16 ? half_to_float(std::uint16_t(r)) : bf16_to_float(std::uint16_t(r));
+  };
+  bool unused = true;
+  std::uint64_t r = arith<float>(op, bits(get(ra)), bits(get(rb)), bits(get(rc)), unused);
+  return t == Type::f16 ? float_to_half(f32(r)) : float_to_bf16(f32(r));
 }
 
-std::uint64_t convert(Type dst, Type src, std::uint64_t v) {
-  double x;
-  switch (src) {
-    case Type::f32: x = f32(v); break;
-    case Type::s32: x = std::int32_t(std::uint32_t(v)); break;
-    case Type::u32: x = std::uint32_t(v); break;
-    case Type::s64: x = double(std::int64_t(v)); break;
-    case Type::u64: x = double(v); break;
-    default: x = double(v);
-  }
-  if (src != Type::f32 && dst != Type::f32) {  // integer to integer: exact, sign- or zero-extending
-    std::int64_t i = (src == Type::s32) ? std::int64_t(std::int32_t(std::uint32_t(v)))
-                     : (src == Type::u32) ? std::int64_t(std::uint32_t(v)) : std::int64_t(v);
-    return type_bytes(dst) == 4 ? std::uint64_t(std::uint32_t(i)) : std::uint64_t(i);
-  }
-  switch (dst) {
-    case Type::f32: return bits(float(x));
-    case Type::s32: return std::uint32_t(saturate<std::int32_t>(x));
-    case Type::u32: return saturate<std::uint32_t>(x);
-    case Type::s64: return std::uint64_t(saturate<std::int64_t>(x));
-    default: return saturate<std::uint64_t>(x);
-  }
+// .sat on a float result: clamped to [0, 1], NaN to 0.
+std::uint64_t saturate_unit(Type t, std::uint64_t v) {
+  double x = detail::to_double(t, v);
+  double c = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+  if (c == x) return v;
+  return detail::from_int64(t, c == 0.0 ? 0 : 1);
 }
 
 // ---- lane functions: one instruction over 32 lanes, opcode and type fixed at compile time, so
@@ -219,7 +237,8 @@ inline void blend(std::uint64_t* d, const std::uint64_t* r, std::uint32_t mask) 
 }
 
 template <Op op> constexpr bool per_active_lane() {
-  return op == Op::div || op == Op::rem || op == Op::ex2 || op == Op::lg2 || op == Op::sqrt || op == Op::rsqrt;
+  return op == Op::div || op == Op::rem || op == Op::ex2 || op == Op::lg2 || op == Op::sqrt || op == Op::rsqrt ||
+         op == Op::sin || op == Op::cos || op == Op::tanh;
 }
 
 template <class T, Op op>
@@ -299,7 +318,7 @@ void setp_lanes(std::uint64_t* d, const std::uint64_t* A, const std::uint64_t* B
 
 #define HWSIM_ALU_OPS(X) \
   X(mov) X(add) X(sub) X(mul) X(mad) X(fma) X(div) X(rem) X(min) X(max) X(neg) X(abs) X(shl) X(shr) X(and_) \
-  X(or_) X(xor_) X(not_) X(ex2) X(lg2) X(rcp) X(sqrt) X(rsqrt)
+  X(or_) X(xor_) X(not_) X(ex2) X(lg2) X(rcp) X(sqrt) X(rsqrt) X(sin) X(cos) X(tanh) X(copysign)
 
 template <class T> LaneFn alu_for(Op op) {
   switch (op) {
@@ -327,8 +346,8 @@ template <class T> LaneFn setp_for(Cmp c) {
     case Cmp::le: return &setp_lanes<T, Cmp::le>;
     case Cmp::gt: return &setp_lanes<T, Cmp::gt>;
     case Cmp::ge: return &setp_lanes<T, Cmp::ge>;
+    default: return nullptr;  // the unordered and NaN tests: execute()'s own loop
   }
-  return nullptr;
 }
 
 LaneFn lane_function(const Instr& in) {
@@ -338,7 +357,9 @@ LaneFn lane_function(const Instr& in) {
       case Type::s32: return setp_for<std::int32_t>(in.cmp);
       case Type::u64: return setp_for<std::uint64_t>(in.cmp);
       case Type::s64: return setp_for<std::int64_t>(in.cmp);
-      default: return setp_for<std::uint32_t>(in.cmp);
+      case Type::f64: return setp_for<double>(in.cmp);
+      case Type::u32: return setp_for<std::uint32_t>(in.cmp);
+      default: return nullptr;  // narrow and half types: execute()'s own loop
     }
   }
   if (in.wide) {
@@ -347,14 +368,16 @@ LaneFn lane_function(const Instr& in) {
     if (in.type == Type::s32) return add ? &wide_lanes<true, true> : &wide_lanes<true, false>;
     return add ? &wide_lanes<false, true> : &wide_lanes<false, false>;
   }
+  if (in.sat) return nullptr;
   switch (in.type) {
     case Type::f32: return in.op == Op::fma ? fma_f32() : alu_for<float>(in.op);
+    case Type::f64: return alu_for<double>(in.op);
     case Type::s32: return alu_for<std::int32_t>(in.op);
     case Type::u64: return alu_for<std::uint64_t>(in.op);
     case Type::s64: return alu_for<std::int64_t>(in.op);
     case Type::pred: return pred_for(in.op);
-    case Type::f16x2: case Type::bf16x2: return nullptr;
-    default: return alu_for<std::uint32_t>(in.op);
+    case Type::u32: return alu_for<std::uint32_t>(in.op);
+    default: return nullptr;  // pairs, halves and narrow integers: execute()'s own loop
   }
 }
 
@@ -388,14 +411,6 @@ void mma_m16n8k16(WarpState& w, const Instr& in) {
   }
 }
 
-// An operand's 32 lanes: a register's own array, or immediates and special registers written into `tmp`.
-const std::uint64_t* operand_lanes(const WarpState& w, const Operand& o, const ExecContext& ctx, std::uint64_t* tmp) {
-  if (o.kind == Operand::k_reg) return &w.regs[std::size_t(o.reg) * 32];
-  if (o.kind == Operand::k_imm) std::fill(tmp, tmp + 32, o.bits);
-  else for (int lane = 0; lane < 32; ++lane) tmp[lane] = read_operand(w, o, lane, ctx);
-  return tmp;
-}
-
 // Runs a decoded lane function: sources as 32-lane arrays (registers in place, immediates and
 // special registers materialised), the result into the destination register.
 void run_lanes(LaneFn f, WarpState& w, const Instr& in, const ExecContext& ctx, std::uint32_t mask) {
@@ -417,9 +432,9 @@ void run_lanes(LaneFn f, WarpState& w, const Instr& in, const ExecContext& ctx, 
 std::vector<LaneFn> decode_lane_functions(const Program& program) {
   std::vector<LaneFn> out;
   for (const Instr& in : program.code) {
-    bool alu = in.op != Op::bra && in.op != Op::exit && in.op != Op::bar && in.op != Op::selp && in.op != Op::cvt &&
-               in.op != Op::ld && in.op != Op::st && in.op != Op::atom_add && in.op != Op::shfl && in.op != Op::mma &&
-               in.op != Op::nop;
+    bool alu = (in.op <= Op::rsqrt || in.op == Op::sin || in.op == Op::cos || in.op == Op::tanh ||
+                in.op == Op::copysign) &&
+               in.op != Op::selp && in.op != Op::cvt;
     out.push_back(alu && !in.dst.empty() ? lane_function(in) : nullptr);
   }
   return out;
@@ -482,10 +497,18 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
         bool r = false;
         switch (in.type) {
           case Type::f32: r = compare<float>(in.cmp, a, b); break;
-          case Type::s32: r = compare<std::int32_t>(in.cmp, a, b); break;
+          case Type::f64: r = compare<double>(in.cmp, a, b); break;
+          case Type::f16: case Type::bf16:
+            r = compare<double>(in.cmp, std::bit_cast<std::uint64_t>(detail::to_double(in.type, a)),
+                                std::bit_cast<std::uint64_t>(detail::to_double(in.type, b)));
+            break;
+          case Type::s32: case Type::s16: case Type::s8: case Type::s64:
+            r = compare<std::int64_t>(in.cmp, std::uint64_t(detail::to_int64(in.type, a)), std::uint64_t(detail::to_int64(in.type, b)));
+            break;
           case Type::u64: r = compare<std::uint64_t>(in.cmp, a, b); break;
-          case Type::s64: r = compare<std::int64_t>(in.cmp, a, b); break;
-          default: r = compare<std::uint32_t>(in.cmp, a, b); break;
+          default:
+            r = compare<std::uint64_t>(in.cmp, std::uint64_t(detail::to_int64(in.type, a)), std::uint64_t(detail::to_int64(in.type, b)));
+            break;
         }
         w.reg(in.dst[0], lane) = r;
       });
@@ -497,77 +520,15 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
       });
       break;
     case Op::cvt:
-      lanes([&](int lane) { w.reg(in.dst[0], lane) = convert(in.type, in.src_type, read_operand(w, in.src[0], lane, ctx)); });
+      lanes([&](int lane) { w.reg(in.dst[0], lane) = detail::convert(in, read_operand(w, in.src[0], lane, ctx)); });
       break;
-    case Op::ld: case Op::st: case Op::atom_add: {
-      fx.memory = true;
-      fx.space = in.space;
-      fx.store = in.op == Op::st;
-      fx.atomic = in.op == Op::atom_add;
-      int eb = type_bytes(in.type);
-      fx.bytes = eb * in.vec;
-      const char* what = in.op == Op::ld ? "out-of-bounds load" : in.op == Op::st ? "out-of-bounds store" : "out-of-bounds atomic";
-      std::uint64_t tmp[5][32];
-      const std::uint64_t* base = operand_lanes(w, in.src[0], ctx, tmp[0]);
-      const std::uint64_t* value[4] = {};  // st and atom: the values, one array per register
-      for (std::size_t k = 1; k < in.src.size() && k <= 4; ++k) value[k - 1] = operand_lanes(w, in.src[k], ctx, tmp[k]);
-      std::uint64_t* dst[4] = {};  // ld: the destination registers' lanes
-      for (std::size_t k = 0; k < in.dst.size() && k < 4; ++k) dst[k] = &w.regs[std::size_t(in.dst[k]) * 32];
-      const std::uint64_t align = std::uint64_t(eb) - 1;  // an element must be aligned to its size
-      const std::uint64_t offset = std::uint64_t(in.offset);
-      if (in.space == Space::shared) {
-        for (std::uint32_t m = mask; m; m &= m - 1) {
-          const int lane = std::countr_zero(m);
-          const std::uint64_t a = (base[lane] + offset) & 0xffffffffull;
-          fx.addr[lane] = a;
-          if (a & align) access_error(ctx, w, in, lane, a, fx.bytes, "misaligned access");
-          if (a + std::uint64_t(fx.bytes) > ctx.shared_bytes) access_error(ctx, w, in, lane, a, fx.bytes, what);
-          std::uint8_t* p = ctx.shared + a;
-          for (int k = 0; k < in.vec; ++k, p += eb) {
-            if (in.op == Op::ld) dst[k][lane] = eb == 4 ? load_le<std::uint32_t>(p) : load_le<std::uint64_t>(p);
-            else if (eb == 4) store_le(p, std::uint32_t(value[k][lane]));
-            else store_le(p, value[k][lane]);
-          }
-        }
-        break;
-      }
-      for (std::uint32_t m = mask; m; m &= m - 1) {
-        const int lane = std::countr_zero(m);
-        const std::uint64_t a = base[lane] + offset;
-        fx.addr[lane] = a;
-        if (a & align) access_error(ctx, w, in, lane, a, fx.bytes, "misaligned access");
-        Buffer* b = ctx.memory->find(a, std::uint64_t(fx.bytes));
-        if (!b) access_error(ctx, w, in, lane, a, fx.bytes, what);
-        if (in.op == Op::ld) {
-          for (int k = 0; k < in.vec; ++k) dst[k][lane] = ctx.memory->read(*b, a + std::uint64_t(k * eb), eb);
-        } else if (in.op == Op::st) {
-          for (int k = 0; k < in.vec; ++k) ctx.memory->write(*b, a + std::uint64_t(k * eb), eb, value[k][lane]);
-        } else {
-          std::uint64_t old = ctx.memory->read(*b, a, eb), v = value[0][lane], nv;
-          if (in.type == Type::f32) nv = bits(f32(old) + f32(v));
-          else nv = std::uint32_t(old + v);
-          ctx.memory->write(*b, a, eb, nv);
-          w.reg(in.dst[0], lane) = old;
-        }
-      }
+    case Op::ld: case Op::st: case Op::atom_add:
+      detail::exec_memory(w, in, ctx, mask, fx);
       break;
-    }
-    case Op::shfl: {
-      std::uint64_t vals[32];
-      for (int lane = 0; lane < 32; ++lane) vals[lane] = read_operand(w, in.src[0], lane, ctx);
-      lanes([&](int lane) {
-        int b = int(read_operand(w, in.src[1], lane, ctx) & 31);
-        int srcl = lane;
-        switch (in.shfl) {
-          case Shfl::idx: srcl = b; break;
-          case Shfl::up: srcl = lane - b >= 0 ? lane - b : lane; break;
-          case Shfl::down: srcl = lane + b <= 31 ? lane + b : lane; break;
-          case Shfl::bfly: srcl = lane ^ b; break;
-        }
-        w.reg(in.dst[0], lane) = vals[srcl];
-      });
+    case Op::shfl: case Op::popc: case Op::clz: case Op::brev: case Op::bfe: case Op::bfi: case Op::prmt:
+    case Op::vote: case Op::activemask: case Op::slct: case Op::shf: case Op::mulhi:
+      detail::exec_values(w, in, ctx, mask);
       break;
-    }
     case Op::mma:
       if (top.mask != 0xffffffffu || mask != 0xffffffffu)
         workload_error(fmt::format("kernel {}: mma at {}:{} needs all 32 lanes of the warp active",
@@ -614,6 +575,17 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
       } else {
         switch (in.type) {
           case Type::f32: loop(float{}); break;
+          case Type::f64: loop(double{}); break;
+          case Type::u16: loop(std::uint16_t{}); break;
+          case Type::s16: loop(std::int16_t{}); break;
+          case Type::u8: loop(std::uint8_t{}); break;
+          case Type::s8: loop(std::int8_t{}); break;
+          case Type::f16: case Type::bf16:
+            for (std::uint32_t m = mask; m; m &= m - 1) {
+              int l = std::countr_zero(m);
+              d[l] = half_arith(in.op, in.type, A[l], B[l], C[l]);
+            }
+            break;
           case Type::s32: loop(std::int32_t{}); break;
           case Type::u64: loop(std::uint64_t{}); break;
           case Type::s64: loop(std::int64_t{}); break;
@@ -630,6 +602,8 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
           default: loop(std::uint32_t{}); break;
         }
       }
+      if (in.sat && is_float(in.type))
+        for (std::uint32_t m = mask; m; m &= m - 1) d[std::countr_zero(m)] = saturate_unit(in.type, d[std::countr_zero(m)]);
       if (!ok)
         workload_error(fmt::format("kernel {}: integer division by zero at {}:{} `{}`", ctx.program->name,
                                    ctx.program->file, in.line, in.text));

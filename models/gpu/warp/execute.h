@@ -28,6 +28,8 @@ struct ExecContext {
   std::uint64_t shared_bytes = 0;
   std::uint32_t ntid = 0;           // threads per block
   std::uint64_t nctaid = 0;         // blocks in the grid
+  std::uint32_t block_dim[3] = {0, 1, 1};  // %ntid.x/.y/.z (0: ntid, 1, 1)
+  std::uint32_t grid_dim[3] = {0, 1, 1};   // %nctaid.x/.y/.z (0: nctaid, 1, 1)
   std::int64_t now = 0;             // cycle (for %clock)
   const LaneFn* lane_fns = nullptr; // decode_lane_functions(program), indexed by pc
 };

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "models/gpu/warp/execute.h"
 #include "sim/memory_budget.h"
 
 namespace hwsim::warp {
@@ -43,41 +44,44 @@ struct SlotPermutation {
 }  // namespace
 
 const char* init_name(Init i) {
-  static const char* names[] = {"zeros", "ones", "iota", "random", "sorted", "chase"};
+  static const char* names[] = {"zeros", "ones", "iota", "random", "sorted", "chase", "fill"};
   return names[int(i)];
 }
 
 std::optional<Init> parse_init(const std::string& s) {
-  for (int i = 0; i <= int(Init::chase); ++i)
+  for (int i = 0; i <= int(Init::fill); ++i)
     if (s == init_name(Init(i))) return Init(i);
   return std::nullopt;
 }
 
-std::uint32_t Buffer::generated_word(std::uint64_t w) const {
-  int eb = type_bytes(type);
-  std::uint64_t i = eb == 8 ? w / 2 : w;  // element index
-  std::uint64_t bits = 0;
+std::uint64_t Buffer::generated_element(std::uint64_t i) const {
+  const int eb = type_bytes(type);
   auto from_double = [&](double v) -> std::uint64_t {
     switch (type) {
       case Type::f32: return std::bit_cast<std::uint32_t>(float(v));
-      case Type::s32: return std::uint32_t(std::int32_t(v));
+      case Type::f64: return std::bit_cast<std::uint64_t>(v);
+      case Type::f16: return float_to_half(float(v));
+      case Type::bf16: return float_to_bf16(float(v));
+      case Type::s32: case Type::s16: case Type::s8: return std::uint64_t(std::int64_t(v));
       case Type::s64: return std::uint64_t(std::int64_t(v));
-      case Type::u64: return std::uint64_t(v);
-      default: return std::uint32_t(std::uint64_t(v));
+      default: return std::uint64_t(v);
     }
   };
+  const bool floating = type == Type::f32 || type == Type::f64 || type == Type::f16 || type == Type::bf16;
+  std::uint64_t bits = 0;
   switch (init) {
     case Init::zeros: bits = 0; break;
     case Init::ones: bits = from_double(1); break;
+    case Init::fill: bits = from_double(fill); break;
     case Init::iota: bits = from_double(double(i)); break;
     case Init::random: {
       std::uint64_t r = splitmix(seed * 0x100000001b3ull ^ splitmix(i));
-      if (type == Type::f32) bits = from_double(double(r >> 11) * 0x1.0p-53 * 2.0 - 1.0);  // [-1, 1)
-      else bits = from_double(double(r % 1024));                                          // [0, 1024)
+      if (floating) bits = from_double(double(r >> 11) * 0x1.0p-53 * 2.0 - 1.0);  // [-1, 1)
+      else bits = from_double(double(r % 1024));                                   // [0, 1024), wrapped by narrow types
       break;
     }
     case Init::sorted:
-      bits = type == Type::f32 ? from_double(-1.0 + 2.0 * (double(i) + 0.5) / double(count)) : from_double(double(i));
+      bits = floating ? from_double(-1.0 + 2.0 * (double(i) + 0.5) / double(count)) : from_double(double(i));
       break;
     case Init::chase: {
       // word index of the next 128-byte slot at every slot start (as microbench.cu: chase), 0 elsewhere
@@ -93,8 +97,21 @@ std::uint32_t Buffer::generated_word(std::uint64_t w) const {
       break;
     }
   }
-  if (eb == 8) return std::uint32_t(w % 2 ? bits >> 32 : bits);
-  return std::uint32_t(bits);
+  return eb == 8 ? bits : bits & ((std::uint64_t(1) << (8 * eb)) - 1);
+}
+
+std::uint32_t Buffer::generated_word(std::uint64_t w) const {
+  const int eb = type_bytes(type);
+  if (eb == 8) {
+    std::uint64_t bits = generated_element(w / 2);
+    return std::uint32_t(w % 2 ? bits >> 32 : bits);
+  }
+  if (eb == 4) return std::uint32_t(generated_element(w));
+  std::uint32_t word = 0;  // narrow elements: the word packs 4 / eb of them (past the end: zero)
+  const std::uint64_t per = 4 / std::uint64_t(eb);
+  for (std::uint64_t k = 0; k < per && w * per + k < count; ++k)
+    word |= std::uint32_t(generated_element(w * per + k)) << (8 * eb * int(k));
+  return word;
 }
 
 std::uint64_t GlobalMemory::add(Buffer b) {
@@ -139,12 +156,18 @@ std::uint8_t* GlobalMemory::materialise(Buffer& b, std::uint64_t off) {
 }
 
 double GlobalMemory::element_value(const Buffer& b, std::uint64_t i) const {
-  int eb = type_bytes(b.type);
-  std::uint64_t v = peek_word(b, i * eb);
-  if (eb == 8) v |= std::uint64_t(peek_word(b, i * eb + 4)) << 32;
+  const std::uint64_t eb = std::uint64_t(type_bytes(b.type)), off = i * eb;
+  std::uint64_t v = peek_word(b, off & ~3ull);
+  if (eb == 8) v |= std::uint64_t(peek_word(b, off + 4)) << 32;
+  else if (eb < 4) v = (v >> (8 * (off & 3))) & ((1u << (8 * eb)) - 1);
   switch (b.type) {
     case Type::f32: return std::bit_cast<float>(std::uint32_t(v));
+    case Type::f64: return std::bit_cast<double>(v);
+    case Type::f16: return half_to_float(std::uint16_t(v));
+    case Type::bf16: return std::bit_cast<float>(std::uint32_t(v) << 16);
     case Type::s32: return std::int32_t(std::uint32_t(v));
+    case Type::s16: return std::int16_t(v);
+    case Type::s8: return std::int8_t(v);
     case Type::s64: return double(std::int64_t(v));
     default: return double(v);
   }
@@ -152,7 +175,8 @@ double GlobalMemory::element_value(const Buffer& b, std::uint64_t i) const {
 
 std::string GlobalMemory::element_text(const Buffer& b, std::uint64_t i) const {
   double v = element_value(b, i);
-  if (b.type == Type::f32) return fmt::format("{:.9g}", v);
+  if (b.type == Type::f32 || b.type == Type::f16 || b.type == Type::bf16) return fmt::format("{:.9g}", v);
+  if (b.type == Type::f64) return fmt::format("{:.17g}", v);
   return fmt::format("{:.0f}", v);
 }
 

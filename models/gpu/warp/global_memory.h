@@ -16,7 +16,8 @@
 
 namespace hwsim::warp {
 
-enum class Init : std::uint8_t { zeros, ones, iota, random, sorted, chase };
+// fill: every element Buffer::fill (PTX launches' fill:V).
+enum class Init : std::uint8_t { zeros, ones, iota, random, sorted, chase, fill };
 const char* init_name(Init i);
 std::optional<Init> parse_init(const std::string& s);
 
@@ -61,9 +62,11 @@ struct Buffer {
   std::uint64_t base = 0;      // device address
   Init init = Init::zeros;
   std::uint64_t seed = 1;
+  double fill = 0;             // Init::fill's value
   std::uint64_t bytes() const { return count * std::uint64_t(type_bytes(type)); }
   PageTable pages;   // materialised pages (none = generated)
   std::uint32_t generated_word(std::uint64_t word_index) const;  // 4-byte word of initial contents
+  std::uint64_t generated_element(std::uint64_t i) const;         // element i's initial raw bits
 };
 
 class GlobalMemory {
@@ -90,6 +93,35 @@ class GlobalMemory {
     std::uint64_t off = addr - b.base;
     write_word(b, off, std::uint32_t(value));
     if (bytes == 8) write_word(b, off + 4, std::uint32_t(value >> 32));
+  }
+  // Reads / writes `n` bytes (1, 2, 4, 8, 16 or 32, naturally aligned) inside `b`.
+  void read_bytes(Buffer& b, std::uint64_t addr, int n, std::uint8_t* out) const {
+    std::uint64_t off = addr - b.base;
+    if (n < 4) {
+      std::uint32_t v = read_word(b, off & ~3ull) >> (8 * (off & 3));
+      std::memcpy(out, &v, std::size_t(n));
+      return;
+    }
+    for (int k = 0; k < n; k += 4) {
+      std::uint32_t v = read_word(b, off + std::uint64_t(k));
+      std::memcpy(out + k, &v, 4);
+    }
+  }
+  void write_bytes(Buffer& b, std::uint64_t addr, int n, const std::uint8_t* in) {
+    std::uint64_t off = addr - b.base;
+    if (n < 4) {
+      std::uint32_t v = read_word(b, off & ~3ull), part = 0;
+      std::memcpy(&part, in, std::size_t(n));
+      const unsigned shift = unsigned(8 * (off & 3));
+      const std::uint32_t m = (n == 1 ? 0xffu : 0xffffu) << shift;
+      write_word(b, off & ~3ull, (v & ~m) | (part << shift));
+      return;
+    }
+    for (int k = 0; k < n; k += 4) {
+      std::uint32_t v;
+      std::memcpy(&v, in + k, 4);
+      write_word(b, off + std::uint64_t(k), v);
+    }
   }
   // Every buffer back to its initial contents (what a launch wrote is dropped; pages regenerate).
   void discard_writes();

@@ -8,15 +8,36 @@
 
 namespace hwsim::warp {
 
-enum class Type : std::uint8_t { u32, s32, f32, u64, s64, f16x2, bf16x2, pred };
+// The first eight are .hwk's; the rest come with PTX (b8/b16/b32/b64 read as the unsigned types).
+// A register of a narrow type holds its value zero- or sign-extended to 64 bits as its type says.
+enum class Type : std::uint8_t { u32, s32, f32, u64, s64, f16x2, bf16x2, pred, u8, s8, u16, s16, f16, bf16, f64 };
+inline constexpr int kTypes = 15;
 const char* type_name(Type t);
-inline int type_bytes(Type t) { return (t == Type::u64 || t == Type::s64) ? 8 : 4; }
+inline int type_bytes(Type t) {
+  switch (t) {
+    case Type::u64: case Type::s64: case Type::f64: return 8;
+    case Type::u8: case Type::s8: return 1;
+    case Type::u16: case Type::s16: case Type::f16: case Type::bf16: return 2;
+    default: return 4;
+  }
+}
+inline bool is_float(Type t) { return t == Type::f32 || t == Type::f64 || t == Type::f16 || t == Type::bf16; }
+inline bool is_signed(Type t) { return t == Type::s32 || t == Type::s64 || t == Type::s8 || t == Type::s16; }
+inline bool is_integer(Type t) { return !is_float(t) && t != Type::pred && t != Type::f16x2 && t != Type::bf16x2; }
 
 enum class Op : std::uint8_t {
   mov, add, sub, mul, mad, fma, div, rem, min, max, neg, abs, shl, shr, and_, or_, xor_, not_,
   setp, selp, cvt, ex2, lg2, rcp, sqrt, rsqrt,
   ld, st, atom_add, shfl, bar, bra, exit, mma, nop,
+  // PTX's: bit manipulation, warp votes, the atomic family (`atom` sets Instr::atom), funnel shift,
+  // sin/cos/tanh, select by sign, high half of a product, copysign. The atomic family is atom_add
+  // with Instr::atom naming the operation (a red has no destination).
+  popc, clz, brev, bfe, bfi, prmt, vote, activemask, slct, shf, sin, cos, tanh, mulhi, copysign,
 };
+// atom/red operations (Instr::atom); red is atom without a destination.
+enum class AtomOp : std::uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, cas };
+// vote modes (Instr::vote).
+enum class Vote : std::uint8_t { any, all, uni, ballot };
 const char* op_name(Op op);
 
 // Execution pipelines, each with a latency and an initiation interval (warp_params.h).
@@ -24,17 +45,25 @@ enum class Pipe : std::uint8_t { fp32, int_, sfu, tensor, lsu, ctrl };
 inline constexpr int kPipes = 6;
 const char* pipe_name(Pipe p);
 
-enum class Space : std::uint8_t { none, global, shared };
-enum class Cmp : std::uint8_t { eq, ne, lt, le, gt, ge };
+// generic: a PTX address in the generic space, resolved per access (shared addresses lie below
+// kSharedWindow, global buffers above it: global_memory.h).
+enum class Space : std::uint8_t { none, global, shared, generic, param };
+inline constexpr std::uint64_t kSharedWindow = 0x01000000;
+// PTX's lo/ls/hi/hs are lt/le/gt/ge on unsigned types; the u variants are true also when either
+// float is NaN; num: neither is NaN; nan: either is.
+enum class Cmp : std::uint8_t { eq, ne, lt, le, gt, ge, equ, neu, ltu, leu, gtu, geu, num, nan };
 enum class Shfl : std::uint8_t { idx, up, down, bfly };
 
 // Special registers, read-only, per lane.
-enum class Special : std::uint8_t { tid, ntid, ctaid, nctaid, laneid, warpid, clock };
+enum class Special : std::uint8_t {
+  tid, ntid, ctaid, nctaid, laneid, warpid, clock, lanemask_lt, lanemask_le, lanemask_eq, lanemask_ge, lanemask_gt
+};
 
 struct Operand {
   enum Kind : std::uint8_t { k_none, k_reg, k_special, k_imm } kind = k_none;
   std::uint16_t reg = 0;        // register index (kind == reg)
   Special special = Special::tid;
+  std::uint8_t dim = 0;         // special registers' component: 0 = .x, 1 = .y, 2 = .z
   std::uint64_t bits = 0;       // immediate, already encoded in the instruction's type
 };
 
@@ -46,6 +75,13 @@ struct Instr {
   Space space = Space::none;
   Cmp cmp = Cmp::eq;
   Shfl shfl = Shfl::idx;
+  AtomOp atom = AtomOp::add;    // atom: which operation
+  Vote vote = Vote::any;        // vote: which mode
+  std::uint8_t round = 0;       // cvt: 0 nearest even (.rn, .rni), 1 toward zero (.rz, .rzi), 2 down (.rm, .rmi), 3 up (.rp, .rpi)
+  bool round_int = false;       // cvt: .rni/.rzi/.rmi/.rpi (round to an integral value)
+  bool sat = false;             // cvt/add/...: .sat clamps floats to [0, 1]
+  bool shf_left = false, shf_wrap = false;  // shf.l / shf.r, .wrap / .clamp
+  bool negate_src = false;      // vote: its predicate operand is written !p
   std::uint8_t vec = 1;         // ld/st: registers moved (1, 2, 4): access width = vec × 4 or 8 bytes
   bool wide = false;            // mul/mad .wide: 32-bit sources, 64-bit result
   bool l2_only = false;         // ld.global.cg: PTX cache operator "cache at global level": cached in L2, not in L1
@@ -71,6 +107,8 @@ struct KernelParam {
   bool buffer = false;
   Type type = Type::u32;        // element type (buffer) or value type (scalar)
   std::string default_spec;     // as on the command line after NAME= ("" = must be given)
+  bool untyped = false;         // PTX: a .u64/.b64 parameter whose C++ type is unknown: a buffer
+                                // when its argument names one (TYPE[COUNT]:INIT), else a scalar
   std::uint16_t reg = 0;
 };
 
@@ -80,6 +118,7 @@ struct SharedDecl {
   std::uint64_t bytes = 0;
   std::uint64_t offset = 0;     // within the CTA's shared memory
   std::uint16_t reg = 0;
+  bool dynamic = false;         // PTX `.extern .shared NAME[]`: its bytes come from the launch
 };
 
 struct Program {
@@ -89,6 +128,9 @@ struct Program {
   std::vector<KernelParam> params;
   std::vector<SharedDecl> shared;
   std::uint64_t shared_bytes = 0;
+  int reqntid[3] = {0, 0, 0};   // PTX .reqntid (0: none): the block when the launch names none
+  int maxntid = 0;              // PTX .maxntid (threads; 0: none)
+  int maxnreg = 0;              // PTX .maxnreg (0: none)
   std::vector<Instr> code;
   // 32-bit registers a thread needs (u64 counts 2, predicates are free), for occupancy.
   int registers_per_thread() const;
