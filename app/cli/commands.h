@@ -36,8 +36,11 @@ int validate_command(const ValidateOptions& options);
 
 // A kernel program on the warp model (sim/cli/kernel_command.cpp): --kernel FILE.hwk.
 struct KernelOptions {
-  std::string kernel;                  // .hwk file
-  long long grid = 1, block = 32;
+  std::string kernel;                  // .hwk, .ptx or .cu file
+  std::string entry;                   // --entry NAME: which kernel of a .ptx/.cu file ("" = its only one)
+  std::string grid = "1", block;       // --grid X[,Y[,Z]], --block X[,Y[,Z]] ("" = .reqntid, else 32)
+  long long dynamic_shared = 0;        // --dynamic-shared BYTES: a PTX kernel's extern shared array
+  bool list = false;                   // --list: the file's kernels and their parameters
   std::vector<std::string> args;       // --arg NAME=SPEC
   std::vector<std::string> dumps;      // --dump BUFFER or BUFFER=FILE
   long long max_cycles = 0;            // 0 = no limit

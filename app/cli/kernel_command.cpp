@@ -9,7 +9,7 @@
 #include "models/gpu/warp/kernel_figures.h"
 #include "models/gpu/warp/kernel_launch.h"
 #include "viz/warp/kernel_report.h"
-#include "models/gpu/warp/parser.h"
+#include "app/kernel/kernel_source.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
 #include "sim/config/config.h"
@@ -19,6 +19,29 @@
 #include "viz/kernel_html.h"
 
 namespace hwsim {
+namespace {
+
+// --grid and --block (X[,Y[,Z]]; the block from the kernel's .reqntid when not given) and
+// --dynamic-shared into the launch.
+void set_launch_shape(const warp::Program& program, const KernelOptions& k, warp::LaunchArgs& a) {
+  warp::parse_dims(k.grid, "--grid", a.grid_dim);
+  if (!k.block.empty()) warp::parse_dims(k.block, "--block", a.block_dim);
+  else if (program.reqntid[0] > 0)
+    for (int d = 0; d < 3; ++d) a.block_dim[d] = program.reqntid[d];
+  else
+    a.block_dim[0] = 32, a.block_dim[1] = a.block_dim[2] = 1;
+  auto product = [](const std::int64_t* d) -> std::int64_t {
+    const double p = double(d[0]) * double(d[1]) * double(d[2]);
+    return p > 4e18 ? std::int64_t(4e18) : d[0] * d[1] * d[2];
+  };
+  a.grid = product(a.grid_dim);
+  a.block = product(a.block_dim);
+  if (k.dynamic_shared < 0) usage_error("--dynamic-shared must be at least 0 bytes");
+  if (k.dynamic_shared > (1ll << 30)) usage_error("--dynamic-shared: more than 1 GiB of shared memory per block");
+  a.dynamic_shared = std::uint64_t(k.dynamic_shared);
+}
+
+}  // namespace
 
 int kernel_command(const RunOptions& run, const KernelOptions& k) {
   Config config = load_chip(run.chip, run.overrides);
@@ -36,10 +59,9 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
   }
   if (!run.workload.empty()) usage_error("give either --workload or --kernel, not both");
   auto params = warp::WarpParams::from_config(config);
-  warp::Program program = warp::load_kernel(k.kernel);
+  warp::Program program = load_kernel_program(k.kernel, k.entry);
   warp::LaunchOptions options;
-  options.args.grid = k.grid;
-  options.args.block = k.block;
+  set_launch_shape(program, k, options.args);
   for (const auto& a : k.args) {
     auto [name, value] = warp::parse_arg(a);
     options.args.args[name] = value;

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/kernel/kernel_source.h"
 #include "app/sweep/sweep_mpi.h"
 #include "sim/error.h"
 #include "sim/input_file.h"
@@ -26,10 +27,14 @@ void add_run_options(CLI::App* target, hwsim::RunOptions& run, hwsim::KernelOpti
   target->add_option("--html", run.html_path, "write one self-contained HTML page: summary, charts, kernel table");
   target->add_option("--svg", run.svg_path, "write the roofline, time breakdown and timeline charts to FILE (SVG)");
   target->add_flag("--quiet,-q", run.quiet, "no text report on stdout");
-  target->add_option("--kernel", kernel.kernel, "run a .hwk kernel program on the warp model");
-  target->add_option("--grid", kernel.grid, "kernel: blocks in the grid");
-  target->add_option("--block", kernel.block, "kernel: threads per block");
-  target->add_option("--arg", kernel.args, "kernel argument NAME=VALUE or NAME=COUNT[:INIT[:SEED]] (repeatable)");
+  target->add_option("--kernel", kernel.kernel, "run a kernel on the warp model: .hwk, .ptx (nvcc, clang, Triton) or .cu (compiled with clang)");
+  target->add_option("--entry", kernel.entry, "kernel: which kernel of a .ptx or .cu file (its name, template arguments included)");
+  target->add_option("--grid", kernel.grid, "kernel: blocks in the grid, X[,Y[,Z]]");
+  target->add_option("--block", kernel.block, "kernel: threads per block, X[,Y[,Z]] (default: the kernel's .reqntid, else 32)");
+  target->add_option("--dynamic-shared", kernel.dynamic_shared, "kernel: bytes of dynamic shared memory (extern __shared__)");
+  target->add_flag("--list", kernel.list, "kernel: list the file's kernels and their parameters, run nothing");
+  target->add_option("--arg", kernel.args,
+                     "kernel argument NAME=VALUE or NAME=[TYPE[COUNT]|COUNT][:INIT[:SEED]]; NAME may be the position (repeatable)");
   target->add_option("--dump", kernel.dumps, "after the run, print BUFFER or write it: BUFFER=FILE (repeatable)");
   target->add_option("--max-cycles", kernel.max_cycles, "kernel: stop with an error after this many cycles");
   target->add_option("--trace", kernel.trace_path,
@@ -149,6 +154,11 @@ int main(int argc, char** argv) {
     if (!run.system.empty() && !run.chip.empty())
       usage_error("--chip and --system: give one (a system names its chip; --set KEY=VALUE changes chip keys too)");
     if (!run.system.empty() && !kernel.kernel.empty()) usage_error("--kernel runs on one chip: give --chip, not --system");
+    if (kernel.list) {
+      if (kernel.kernel.empty()) usage_error("--list lists a kernel file's kernels: give --kernel FILE");
+      std::cout << list_kernel_entries(kernel.kernel);
+      return 0;
+    }
     if (run.chip.empty() && run.system.empty())
       usage_error("missing --chip FILE or --system FILE (e.g. --chip configs/h100.toml, --system h200x2)");
     // One simulation: under mpirun it runs once, on rank 0, and says so (a sweep spreads over ranks).

@@ -526,7 +526,7 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
       detail::exec_memory(w, in, ctx, mask, fx);
       break;
     case Op::shfl: case Op::popc: case Op::clz: case Op::brev: case Op::bfe: case Op::bfi: case Op::prmt:
-    case Op::vote: case Op::activemask: case Op::slct: case Op::shf: case Op::mulhi:
+    case Op::vote: case Op::activemask: case Op::slct: case Op::shf: case Op::mulhi: case Op::lop3:
       detail::exec_values(w, in, ctx, mask);
       break;
     case Op::mma:

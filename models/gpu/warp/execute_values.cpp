@@ -242,6 +242,13 @@ void exec_values(WarpState& w, const Instr& in, const ExecContext& ctx, std::uin
       case Op::prmt: r = permute(s[0], s[1], s[2]); break;
       case Op::shf: r = funnel_shift(in, s[0], s[1], s[2]); break;
       case Op::mulhi: r = mul_high(in.type, s[0], s[1]); break;
+      case Op::lop3: {  // bit i of d: bit (a_i b_i c_i) of the lookup table
+        const std::uint32_t x = std::uint32_t(s[0]), y = std::uint32_t(s[1]), z = std::uint32_t(s[2]), lut = std::uint32_t(s[3]);
+        std::uint32_t d = 0;
+        for (int i = 0; i < 32; ++i) d |= ((lut >> (((x >> i & 1) << 2) | ((y >> i & 1) << 1) | (z >> i & 1))) & 1u) << i;
+        r = d;
+        break;
+      }
       case Op::slct: {  // slct.DTYPE.CTYPE d, a, b, c: a when c >= 0
         const bool take_a = in.src_type == Type::f32 ? !(std::bit_cast<float>(std::uint32_t(s[2])) < 0.0f)
                                                      : std::int32_t(std::uint32_t(s[2])) >= 0;

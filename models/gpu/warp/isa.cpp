@@ -16,7 +16,7 @@ const char* op_name(Op op) {
                                 "cvt", "ex2", "lg2", "rcp", "sqrt", "rsqrt", "ld", "st", "atom.add",
                                 "shfl", "bar", "bra", "exit", "mma", "nop",
                                 "popc", "clz", "brev", "bfe", "bfi", "prmt", "vote", "activemask", "slct",
-                                "shf", "sin", "cos", "tanh", "mul.hi", "copysign"};
+                                "shf", "sin", "cos", "tanh", "mul.hi", "copysign", "lop3"};
   return names[int(op)];
 }
 

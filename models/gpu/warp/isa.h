@@ -32,7 +32,7 @@ enum class Op : std::uint8_t {
   // PTX's: bit manipulation, warp votes, the atomic family (`atom` sets Instr::atom), funnel shift,
   // sin/cos/tanh, select by sign, high half of a product, copysign. The atomic family is atom_add
   // with Instr::atom naming the operation (a red has no destination).
-  popc, clz, brev, bfe, bfi, prmt, vote, activemask, slct, shf, sin, cos, tanh, mulhi, copysign,
+  popc, clz, brev, bfe, bfi, prmt, vote, activemask, slct, shf, sin, cos, tanh, mulhi, copysign, lop3,
 };
 // atom/red operations (Instr::atom); red is atom without a destination.
 enum class AtomOp : std::uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, cas };
@@ -119,6 +119,7 @@ struct SharedDecl {
   std::uint64_t offset = 0;     // within the CTA's shared memory
   std::uint16_t reg = 0;
   bool dynamic = false;         // PTX `.extern .shared NAME[]`: its bytes come from the launch
+  bool has_reg = true;          // .hwk: register `reg` holds the offset; PTX: NAME reads as an immediate
 };
 
 struct Program {

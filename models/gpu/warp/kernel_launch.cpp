@@ -234,16 +234,46 @@ std::unique_ptr<MemorySystem> prepare_memory(const GridPlan& g, GlobalMemory& me
   return mem;
 }
 
+// The launch's shape against CUDA's limits: threads per block, block and grid extents, and the
+// dims' products against the totals.
+void check_launch(const Program& prog, const LaunchArgs& args) {
+  if (args.grid < 1 || args.block < 1) workload_error("--grid and --block must be at least 1");
+  if (args.block > 1024) workload_error(fmt::format("kernel {}: --block {} exceeds 1024 threads per block", prog.name, args.block));
+  if (args.block_dim[0] > 0 && args.block_dim[0] * args.block_dim[1] * args.block_dim[2] != args.block)
+    workload_error(fmt::format("kernel {}: --block's dims do not multiply to {} threads", prog.name, args.block));
+  if (args.grid_dim[0] > 0 && args.grid_dim[0] * args.grid_dim[1] * args.grid_dim[2] != args.grid)
+    workload_error(fmt::format("kernel {}: --grid's dims do not multiply to {} blocks", prog.name, args.grid));
+  if (args.block_dim[2] > 64) workload_error(fmt::format("kernel {}: a block's z extent is at most 64 (--block ...,{})", prog.name, args.block_dim[2]));
+  if (args.grid_dim[1] > 65535 || args.grid_dim[2] > 65535)
+    workload_error(fmt::format("kernel {}: a grid's y and z extents are at most 65535", prog.name));
+  if (args.grid_dim[0] > 2147483647) workload_error(fmt::format("kernel {}: a grid's x extent is at most 2^31 - 1", prog.name));
+  const int* r = prog.reqntid;
+  if (r[0] > 0 && (args.block_dim[0] > 0 ? args.block_dim[0] != r[0] || args.block_dim[1] != r[1] || args.block_dim[2] != r[2]
+                                         : args.block != std::int64_t(r[0]) * r[1] * r[2]))
+    workload_error(fmt::format("kernel {}: its .reqntid is {},{},{}: launch it with --block {},{},{}", prog.name, r[0], r[1], r[2], r[0], r[1], r[2]));
+  if (prog.maxntid > 0 && args.block > prog.maxntid)
+    workload_error(fmt::format("kernel {}: --block {} exceeds its .maxntid of {} threads", prog.name, args.block, prog.maxntid));
+}
+
+// A PTX kernel's `.extern .shared` array gets the launch's dynamic bytes, after its static arrays.
+void add_dynamic_shared(Program& prog, std::uint64_t bytes) {
+  std::uint64_t end = prog.shared_bytes;
+  for (auto& s : prog.shared)
+    if (s.dynamic) s.bytes = bytes, end = std::max(end, s.offset + bytes);
+  if (std::none_of(prog.shared.begin(), prog.shared.end(), [](const SharedDecl& s) { return s.dynamic; })) end += bytes;
+  prog.shared_bytes = end;
+}
+
 }  // namespace
 
 std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program, const LaunchOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
   auto run = std::make_unique<KernelRun>();
   run->program = std::move(program);
-  const Program& prog = run->program;
   const auto& args = opt.args;
-  if (args.grid < 1 || args.block < 1) workload_error("--grid and --block must be at least 1");
-  if (args.block > 1024) workload_error(fmt::format("kernel {}: --block {} exceeds 1024 threads per block", prog.name, args.block));
+  add_dynamic_shared(run->program, args.dynamic_shared);
+  const Program& prog = run->program;
+  check_launch(prog, args);
   describe_launch(*run, p, args);
   auto values = bind_args(prog, args, run->memory);
   Occupancy occ = compute_occupancy(p, prog, args.block);
@@ -278,6 +308,10 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   ctx.memory = &run->memory;
   ctx.ntid = std::uint32_t(args.block);
   ctx.nctaid = run->grid;
+  for (int k = 0; k < 3; ++k) {
+    ctx.block_dim[k] = std::uint32_t(args.block_dim[k]);
+    ctx.grid_dim[k] = std::uint32_t(args.grid_dim[k]);
+  }
   const std::vector<LaneFn> lane_fns = decode_lane_functions(prog);
   ctx.lane_fns = lane_fns.data();
   g.p = &p, g.prog = &prog, g.ctx = &ctx, g.occ = &occ, g.values = &values;

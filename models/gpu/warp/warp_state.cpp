@@ -15,7 +15,8 @@ void WarpState::start(const Program& program, const std::vector<std::uint64_t>& 
   for (std::size_t i = 0; i < program.params.size(); ++i)
     for (int l = 0; l < 32; ++l) reg(program.params[i].reg, l) = param_values[i];
   for (const auto& s : program.shared)
-    for (int l = 0; l < 32; ++l) reg(s.reg, l) = s.offset;
+    if (s.has_reg)
+      for (int l = 0; l < 32; ++l) reg(s.reg, l) = s.offset;
   at_barrier = done = false;
 }
 
