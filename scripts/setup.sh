@@ -18,8 +18,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${HWSIM_BUILD_DIR:-$root/build}"
 jobs="${HWSIM_JOBS:-$(nproc)}"
+# clang: `hwsim --kernel FILE.cu` compiles a student's CUDA to PTX with it (no CUDA toolkit).
 packages=(build-essential g++ cmake pkg-config libsystemc-dev libboost-graph-dev libtomlplusplus-dev
-          libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev)
+          libfmt-dev doctest-dev nlohmann-json3-dev libcli11-dev clang)
 # The test suite (and HWSIM_EXTRAS=1) adds the optional tools (docs/sweeps.md): Open MPI for sweeps
 # over many machines (mpirun; found by CMake, the build works without it), Chromium for the HTML
 # report test and python3 for the Python helper's test. Their tests are skipped, and say so, where
@@ -30,7 +31,7 @@ fi
 # The sanitizer build and the fuzzers (scripts/sanitize.sh, fuzz/README.md) need clang and its
 # runtimes (AddressSanitizer, UBSan, libFuzzer): Debian 12's clang 14.
 if [ "${1:-}" = sanitize ] || [ "${1:-}" = test ]; then
-  packages+=(clang libclang-rt-14-dev)
+  packages+=(libclang-rt-14-dev)
 fi
 
 install_missing() {

@@ -18,18 +18,18 @@ std::string extension(const std::string& path) {
   return path.substr(dot);
 }
 
+bool is_ptx(const std::string& path) { return extension(path) == ".ptx" || extension(path) == ".cu"; }
+
 // The PTX of a .ptx or .cu file.
 std::string ptx_of(const std::string& path) {
-  const std::string ext = extension(path);
-  if (ext == ".ptx") return read_input_file(path, "kernel file");
-  if (ext == ".cu") return compile_cuda(path);
-  usage_error(fmt::format("--kernel {}: expected a .hwk, .ptx or .cu file", shorten(path)));
+  if (extension(path) == ".ptx") return read_input_file(path, "kernel file");
+  return compile_cuda(path);
 }
 
 }  // namespace
 
 warp::Program load_kernel_program(const std::string& path, const std::string& entry) {
-  if (extension(path) == ".hwk") {
+  if (!is_ptx(path)) {  // .hwk, and any other name as before
     warp::Program p = warp::load_kernel(path);
     if (!entry.empty() && entry != p.name)
       usage_error(fmt::format("--entry {}: {} holds kernel {} alone", shorten(entry), shorten(path), p.name));
@@ -39,7 +39,7 @@ warp::Program load_kernel_program(const std::string& path, const std::string& en
 }
 
 std::string list_kernel_entries(const std::string& path) {
-  if (extension(path) == ".hwk") {
+  if (!is_ptx(path)) {
     warp::Program p = warp::load_kernel(path);
     std::string out = p.name + "\n";
     for (const auto& q : p.params)

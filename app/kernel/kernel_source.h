@@ -1,5 +1,6 @@
 #pragma once
-// A kernel program from its file, by extension: .hwk (the warp model's own language), .ptx (as
+// A kernel program from its file, by extension: .hwk (the warp model's own language; also any
+// name other than these), .ptx (as
 // nvcc -ptx, clang or Triton write it) or .cu (a student's CUDA file: Debian's clang compiles its
 // kernels to PTX through hwsim's shim header, cuda_shim.inc; no CUDA toolkit, no network).
 #include <string>

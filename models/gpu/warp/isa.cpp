@@ -26,6 +26,7 @@ const char* pipe_name(Pipe p) {
 }
 
 int Program::registers_per_thread() const {
+  if (live_registers > 0) return live_registers;
   int n = 0;
   for (const auto& r : regs) {
     if (r.type == Type::pred) continue;

@@ -132,6 +132,7 @@ struct Program {
   int reqntid[3] = {0, 0, 0};   // PTX .reqntid (0: none): the block when the launch names none
   int maxntid = 0;              // PTX .maxntid (threads; 0: none)
   int maxnreg = 0;              // PTX .maxnreg (0: none)
+  int live_registers = 0;       // PTX: the estimate of register_estimate.h (0: count the declared ones)
   std::vector<Instr> code;
   // 32-bit registers a thread needs (u64 counts 2, predicates are free), for occupancy.
   int registers_per_thread() const;

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "models/gpu/warp/ptx_scan.h"
+#include "models/gpu/warp/register_estimate.h"
 #include "models/gpu/warp/statement_parser.h"
 #include "sim/error.h"
 
@@ -364,6 +365,7 @@ Program parse_ptx(const std::string& source, const std::string& file, const std:
   read_body(m, open, close, prog, sp);
   sp.at_line(m.items[close].line);
   sp.finish();
+  prog.live_registers = estimate_live_registers(prog);
   return prog;
 }
 

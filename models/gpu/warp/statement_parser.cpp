@@ -104,6 +104,8 @@ bool int_like(Type a) { return a == Type::u32 || a == Type::s32; }
 bool wide_like(Type a) { return a == Type::u64 || a == Type::s64; }
 bool compatible(Type reg, Type want) {
   if (reg == want) return true;
+  // PTX's .bN registers (read as the unsigned types) hold any value of their size
+  if ((reg == Type::u16 || reg == Type::u32 || reg == Type::u64) && want != Type::pred && type_bytes(reg) == type_bytes(want)) return true;
   if (int_like(reg) && int_like(want)) return true;
   if (wide_like(reg) && wide_like(want)) return true;
   if (is_integer(reg) && is_integer(want) && type_bytes(reg) <= 2 && type_bytes(want) <= 2) return true;
