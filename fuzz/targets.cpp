@@ -11,6 +11,7 @@
 
 #include "sim/measurement/measurement.h"
 #include "models/gpu/warp/parser.h"
+#include "models/gpu/warp/ptx_reader.h"
 #include "sim/config/config.h"
 #include "sim/error.h"
 #include "sim/memory_budget.h"
@@ -112,6 +113,12 @@ void kernel(const std::uint8_t* data, std::size_t size) {
   if (size > kMaxInput) return;
   std::string text(reinterpret_cast<const char*>(data), size);
   expect_one_line([&] { (void)warp::disassemble(warp::parse_kernel(text, "fuzz.hwk")); });
+  // the same bytes as a PTX module: its entries, then its first kernel (scheduled, registers estimated)
+  expect_one_line([&] {
+    auto entries = warp::list_ptx_entries(text, "fuzz.ptx");
+    (void)warp::describe_entries(entries);
+    if (!entries.empty()) (void)warp::disassemble(warp::parse_ptx(text, "fuzz.ptx", entries[0].name));
+  });
 }
 
 void measurements(const std::uint8_t* data, std::size_t size) {

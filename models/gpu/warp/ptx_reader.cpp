@@ -9,6 +9,8 @@
 #include <memory>
 #include <set>
 
+#include "models/gpu/warp/list_scheduler.h"
+#include "models/gpu/warp/parser.h"
 #include "models/gpu/warp/ptx_scan.h"
 #include "models/gpu/warp/register_estimate.h"
 #include "models/gpu/warp/statement_parser.h"
@@ -364,7 +366,9 @@ Program parse_ptx(const std::string& source, const std::string& file, const std:
   layout_shared(m, header, open, close, prog, sp);
   read_body(m, open, close, prog, sp);
   sp.at_line(m.items[close].line);
-  sp.finish();
+  sp.finish();  // branch targets resolved: the blocks the scheduler keeps in place
+  schedule_basic_blocks(prog);
+  compute_reconvergence(prog);
   prog.live_registers = estimate_live_registers(prog);
   return prog;
 }
