@@ -65,3 +65,10 @@ TEST_CASE("cli kernel .cu: clang's own messages, then one line and exit 4") {
   CHECK(g.exit_code == 2);
   CHECK(contains(g.err, "--grid '0,2': expected X[,Y[,Z]]"));
 }
+
+TEST_CASE("cli kernel: a chip of 64-wide wavefronts is refused in one line") {
+  CliRun r = run_hwsim("--chip configs/mi300x.toml --kernel workloads/kernels/vector_add.hwk --grid 4 --block 256");
+  CHECK(r.exit_code == 3);
+  CHECK(lines_of(r.err).size() == 1);
+  CHECK(contains(r.err, "the warp model runs 32-lane warps, and gpu.sm.warp_size is 64"));
+}

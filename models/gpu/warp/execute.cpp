@@ -363,7 +363,7 @@ LaneFn lane_function(const Instr& in) {
     }
   }
   if (in.wide) {
-    if (in.op != Op::mul && in.op != Op::mad) return nullptr;
+    if ((in.op != Op::mul && in.op != Op::mad) || type_bytes(in.type) != 4) return nullptr;
     bool add = in.op == Op::mad;
     if (in.type == Type::s32) return add ? &wide_lanes<true, true> : &wide_lanes<true, false>;
     return add ? &wide_lanes<false, true> : &wide_lanes<false, false>;
@@ -564,8 +564,8 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
       };
       if (in.op == Op::selp) {
         for (std::uint32_t m = mask; m; m &= m - 1) { int l = std::countr_zero(m); d[l] = (C[l] & 1) ? A[l] : B[l]; }
-      } else if (in.wide) {
-        bool sgn = in.type == Type::s32;
+      } else if (in.wide) {  // 16 → 32 bits (held in 32) or 32 → 64 bits
+        bool sgn = in.type == Type::s32 || in.type == Type::s16;
         for (std::uint32_t m = mask; m; m &= m - 1) {
           int l = std::countr_zero(m);
           std::int64_t x = sgn ? std::int64_t(std::int32_t(std::uint32_t(A[l]))) : std::int64_t(std::uint32_t(A[l]));

@@ -92,6 +92,8 @@ struct Instr {
   std::int64_t offset = 0;      // ld/st/atom: [base + offset]
   int target = -1;              // bra: instruction index
   int reconverge = -1;          // bra: immediate post-dominator (instruction index; size() = exit)
+  std::uint8_t sass_count = 1;  // SASS instructions it stands for (ptxas_lowering.h): issue slots it takes
+  std::int16_t sass_latency = 0;  // cycles its SASS sequence adds to its pipe's latency
   int line = 0, column = 0;     // source position
   std::string text;             // the source line, trimmed, for reports
 };

@@ -316,6 +316,8 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   ctx.lane_fns = lane_fns.data();
   g.p = &p, g.prog = &prog, g.ctx = &ctx, g.occ = &occ, g.values = &values;
   auto mem = prepare_memory(g, run->memory, l1_data, opt.warm_l2);
+  run->buffer_bytes = double(buffer_bytes(run->memory));
+  run->buffers_fit_l2 = run->buffer_bytes <= p.chip.l2_bytes / std::max(1, p.l2_partitions);
   st.cycles = run_grid(g, *mem, st);
   if (st.trace) trace_finish(st);
   run->memory_stats = mem->stats();

@@ -43,6 +43,8 @@ struct KernelRun {
   Occupancy occupancy;
   MemoryStats memory_stats;
   double dram_bytes = 0;            // DRAM server time in bytes (reads, writes, row and turnaround costs)
+  double buffer_bytes = 0;          // the kernel's buffers, all of them
+  bool buffers_fit_l2 = false;      // they fit one L2 partition: no line is fetched from DRAM twice
   std::uint64_t grid = 0, block = 0;
   int sm_count = 0;                // SMs of the chip
   double clock_hz = 0;

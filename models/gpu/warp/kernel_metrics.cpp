@@ -27,15 +27,20 @@ void derive_traffic(const KernelRun& r, KernelMetrics& m) {
   const GpuChip& c = r.chip;
   const double sector = r.sector_bytes;
   auto level = [&](const char* name, const char* label, double bytes, double peak) {
-    LevelTraffic t{name, label, bytes * m.scale, 0, peak, 0};
+    LevelTraffic t{name, label, bytes, 0, peak, 0};
     t.bandwidth = ratio(t.bytes, m.kernel_seconds);
     t.percent_of_peak = 100 * ratio(t.bandwidth, peak);
     m.traffic.push_back(t);
   };
-  level("l1", "L1 (requested by warps)", double(s.sectors) * sector, r.l1_bytes_per_cycle * c.clock_hz * c.sm_count);
-  level("l2", "L2 (L1 misses and stores)", double(s.sectors - s.l1_hit_sectors) * sector, c.l2_bandwidth);
-  // DRAM: the sectors read (in whole DRAM accesses) and the sectors written back
-  level("dram", "DRAM", double(s.dram_sectors + s.store_sectors) * sector, c.hbm_bandwidth);
+  level("l1", "L1 (requested by warps)", double(s.sectors) * sector * m.scale, r.l1_bytes_per_cycle * c.clock_hz * c.sm_count);
+  level("l2", "L2 (L1 misses and stores)", double(s.sectors - s.l1_hit_sectors) * sector * m.scale, c.l2_bandwidth);
+  // DRAM: the sectors read (in whole DRAM accesses) and the sectors written back. A sample's
+  // counts scale to the grid, except that buffers fitting the L2 are read and written back at
+  // most once whatever the grid: a line every block reads (a matmul's B) is fetched once, not
+  // once per sample-sized share of the grid.
+  double reads = double(s.dram_sectors) * sector * m.scale, writes = double(s.store_sectors) * sector * m.scale;
+  if (m.sampled && r.buffers_fit_l2) reads = std::min(reads, r.buffer_bytes), writes = std::min(writes, r.buffer_bytes);
+  level("dram", "DRAM", reads + writes, c.hbm_bandwidth);
   m.dram_usable = c.usable_hbm_bandwidth();
   m.l2_store_sectors = s.store_sectors;
   m.l2_load_sectors = s.sectors - s.l1_hit_sectors - s.store_sectors;

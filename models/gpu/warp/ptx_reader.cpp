@@ -12,6 +12,7 @@
 #include "models/gpu/warp/list_scheduler.h"
 #include "models/gpu/warp/parser.h"
 #include "models/gpu/warp/ptx_scan.h"
+#include "models/gpu/warp/ptxas_lowering.h"
 #include "models/gpu/warp/register_estimate.h"
 #include "models/gpu/warp/statement_parser.h"
 #include "sim/error.h"
@@ -367,6 +368,7 @@ Program parse_ptx(const std::string& source, const std::string& file, const std:
   read_body(m, open, close, prog, sp);
   sp.at_line(m.items[close].line);
   sp.finish();  // branch targets resolved: the blocks the scheduler keeps in place
+  lower_like_ptxas(prog);
   schedule_basic_blocks(prog);
   compute_reconvergence(prog);
   prog.live_registers = estimate_live_registers(prog);

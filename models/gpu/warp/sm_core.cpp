@@ -227,10 +227,12 @@ std::int64_t SmCore::step_sub_partition(SubPartition& sp, std::int64_t t) {
   }
   const std::int64_t pipe_free = greedy_can ? greedy_free : best >= 0 ? best_free : wrapped_free;
   q.take(w);
-  q.set_not_before(t + 1);
+  // a PTX instruction that stands for a SASS sequence holds the issue port for each of its slots
+  const std::int64_t slots = prog_.code[std::size_t(w->pc())].sass_count;
+  q.set_not_before(t + slots);
   sp.stale = true;
   issue(sp, *w, t, pipe_free);
-  return t + 1;
+  return t + slots;
 }
 
 void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t pipe_ready) {
@@ -347,7 +349,8 @@ void SmCore::time_results(WarpState& w, Cta& cta, const Instr& in, const Effects
     shared_free_ = start + 1;
     set_ready(w, in, std::int64_t(start) + p_.latency[std::size_t(Pipe::lsu)], Stall::short_scoreboard);
   } else if (in.pipe != Pipe::ctrl && in.pipe != Pipe::lsu) {
-    set_ready(w, in, t + p_.latency[std::size_t(in.pipe)], in.pipe == Pipe::sfu ? Stall::short_scoreboard : Stall::wait);
+    set_ready(w, in, t + p_.latency[std::size_t(in.pipe)] + in.sass_latency,
+              in.pipe == Pipe::sfu ? Stall::short_scoreboard : Stall::wait);
   }
 }
 

@@ -58,7 +58,8 @@ bool StatementParser::arithmetic(const std::vector<Token>& t, const Mnemonic& m,
     fail(t[0], "f16x2/bf16x2 support add, mul, fma and mov");
   in.wide = m.has("wide");
   if (in.wide && !(in.op == Op::mul || in.op == Op::mad)) fail(t[0], ".wide is for mul and mad");
-  if (in.wide && !(in.type == Type::u32 || in.type == Type::s32)) fail(t[0], ".wide takes u32 or s32 sources");
+  if (in.wide && !(in.type == Type::u32 || in.type == Type::s32 || in.type == Type::u16 || in.type == Type::s16))
+    fail(t[0], ".wide takes u16, s16, u32 or s32 sources");
   const bool floating = is_float(in.type);
   if (in.op == Op::mad && floating) in.op = Op::fma;  // PTX's mad.f32 is a fused multiply-add
   if (in.op == Op::fma && !floating && in.type != Type::f16x2 && in.type != Type::bf16x2)
@@ -70,7 +71,9 @@ bool StatementParser::arithmetic(const std::vector<Token>& t, const Mnemonic& m,
     fail(t[0], std::string(op_name(in.op)) + " is an integer instruction");
   const int n = arity(in.op);
   expect_count(t, std::size_t(n + 1), fmt::format("{} DST{}", m.parts[0], n == 1 ? ", A" : n == 2 ? ", A, B" : ", A, B, C"));
-  const Type dst_t = in.wide ? (in.type == Type::s32 ? Type::s64 : Type::u64) : in.type;
+  const Type dst_t = !in.wide ? in.type
+                     : type_bytes(in.type) == 2 ? (in.type == Type::s16 ? Type::s32 : Type::u32)
+                                                : (in.type == Type::s32 ? Type::s64 : Type::u64);
   const bool by_size = m.untyped || in.op == Op::mov || cvta;
   in.dst.push_back(dst_reg(t[1], dst_t, by_size));
   for (int k = 0; k < n; ++k) {

@@ -105,6 +105,12 @@ const ParamRegistration warp_params({"gpu"}, {
 WarpParams WarpParams::from_config(const Config& c) {
   WarpParams p;
   p.chip = GpuChip::from_config(c);
+  // The SIMT machinery (lane masks, the reconvergence stack, shuffles, votes, the bank map) is
+  // 32 lanes wide; a CDNA wavefront of 64 would run as two warps and time wrong: refused.
+  if (p.chip.warp_size != 32)
+    config_error(fmt::format("{}: the warp model runs 32-lane warps, and gpu.sm.warp_size is {} ({}'s wavefronts); "
+                             "64-wide wavefronts are not modelled yet: use a chip with 32-lane warps (e.g. --chip h100)",
+                             c.chip_path(), p.chip.warp_size, c.text("name")));
   p.gto = c.text("gpu.warp.scheduler") == "gto";
   p.sub_partitions = int(c.whole("gpu.warp.sub_partitions"));
   auto w = [&](const char* k) { return int(c.whole(k)); };
