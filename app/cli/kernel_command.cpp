@@ -75,7 +75,7 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
   for (const auto& d : k.dumps) {
     std::string name = d.substr(0, d.find('='));
     bool found = false;
-    for (const auto& p : program.params) found |= p.buffer && p.name == name;
+    for (const auto& p : program.params) found |= (p.buffer || p.untyped) && p.name == name;
     if (!found) usage_error("--dump " + shorten(name) + ": kernel " + program.name + " has no buffer parameter of that name");
   }
   // Output files: checked before the run, written all or nothing after it (app/cli/output_file.h).
@@ -107,6 +107,9 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
   outputs.check();
   result = warp::run_kernel(params, std::move(program), options);
   figures = warp::kernel_figures(*result);
+  for (const auto& d : k.dumps)  // an untyped PTX pointer given a scalar holds no buffer
+    if (!result->memory.by_name(d.substr(0, d.find('='))))
+      usage_error("--dump " + shorten(d) + ": parameter " + d.substr(0, d.find('=')) + " was given a value, not a buffer");
   outputs.write();
   // "-" puts a document on stdout: the text report stays off it.
   if (!run.quiet && !outputs.takes_stdout()) warp::print_kernel_report(std::cout, *result, figures);

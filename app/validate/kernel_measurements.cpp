@@ -15,8 +15,10 @@
 #include "ops/device.h"
 #include "models/gpu/warp/kernel_launch.h"
 #include "viz/warp/kernel_report.h"
+#include "app/kernel/kernel_source.h"
 #include "models/gpu/warp/parser.h"
 #include "sim/config/config.h"
+#include "sim/error.h"
 #include "sim/measurement/measurement.h"
 
 namespace hwsim::warp {
@@ -33,6 +35,9 @@ struct KernelPlan {
                            // the buffers warm in L2 from the previous replay
   bool per_load = false;   // latency: predicted = cycles per dependent load / clock
   std::int64_t steps = 0;
+  std::string entry;               // a .ptx or .cu file's kernel (lesson records)
+  std::int64_t grid_dim[3] = {0, 1, 1}, block_dim[3] = {0, 1, 1};
+  std::int64_t dynamic_shared = 0;
 };
 
 PredictionPlan make_plan(KernelPlan k) {
@@ -49,9 +54,13 @@ PredictionPlan make_plan(KernelPlan k) {
     o.args.grid = k.grid;
     o.args.block = k.block;
     o.args.args = k.args;
+    for (int d = 0; d < 3; ++d) o.args.grid_dim[d] = k.grid_dim[d], o.args.block_dim[d] = k.block_dim[d];
+    o.args.dynamic_shared = std::uint64_t(k.dynamic_shared);
     o.warm_l2 = k.graph;
     o.max_cycles = 100'000'000'000;  // the shipped microbenchmarks end; the long pointer chases pass 1e8 cycles
-    Program program = load_kernel(std::string(HWSIM_SOURCE_DIR) + (k.kernel.find('/') == std::string::npos ? "/workloads/kernels/" + k.kernel + ".hwk" : "/" + k.kernel));
+    Program program = load_kernel_program(
+        std::string(HWSIM_SOURCE_DIR) + (k.kernel.find('/') == std::string::npos ? "/workloads/kernels/" + k.kernel + ".hwk" : "/" + k.kernel),
+        k.entry);
     // a subset of SMs runs blocks far apart in the grid, which never share an L2 line, so the
     // queues that neighbouring blocks' atomics build on a line (gpu.warp.atomic_line) need every SM
     const bool atomics = std::any_of(program.code.begin(), program.code.end(), [](const Instr& in) { return in.op == Op::atom_add; });
@@ -157,6 +166,56 @@ std::optional<PredictionPlan> classroom(const Measurement& m) {
   return make_plan(k);
 }
 
+// A classic CUDA lesson's kernel (workloads/kernels/lessons/*.cu, scripts/measure/lessons/): the
+// record names the source file (`source`, relative to the source tree, else the hwsim command's
+// --kernel), the kernel (`kernel`, its C++ name), `grid` and `block` as [x, y, z],
+// `dynamic_shared` bytes and the arguments by position (`args`: "0=f32[1048576]:random:1").
+// Timed as CUDA graph replays: the buffers warm in L2, a graph launch's overhead. The whole grid
+// runs (no SM subset): these grids are small enough.
+std::optional<PredictionPlan> lesson(const Measurement& m) {
+  auto entry = record_text(m, "kernel");
+  auto source = record_text(m, "source");
+  if (!source) {
+    auto command = record_text(m, "hwsim_command");
+    if (!command) return std::nullopt;
+    std::istringstream words(*command);
+    for (std::string w, prev; words >> w; prev = w)
+      if (prev == "--kernel") source = w;
+  }
+  const auto& f = m.fields;
+  if (!entry || !source || source->empty() || (*source)[0] == '/' || source->find("..") != std::string::npos) return std::nullopt;
+  if (!f.contains("grid") || !f["grid"].is_array() || !f.contains("block") || !f["block"].is_array()) return std::nullopt;
+  KernelPlan k;
+  k.kernel = *source;
+  k.entry = *entry;
+  k.graph = true;
+  k.sample_sms = 0;
+  k.grid = k.block = 1;
+  for (int d = 0; d < 3; ++d) {
+    auto dim = [&](const char* key) -> std::int64_t {
+      const auto& a = f[key];
+      if (std::size_t(d) >= a.size()) return 1;
+      if (!a[std::size_t(d)].is_number_integer() || a[std::size_t(d)].get<std::int64_t>() < 1 || a[std::size_t(d)].get<std::int64_t>() > (1ll << 31))
+        throw UserError(ExitCode::io, fmt::format("{}:{}: {}: expected [x, y, z] of whole numbers from 1", m.file, m.line, key));
+      return a[std::size_t(d)].get<std::int64_t>();
+    };
+    k.grid_dim[d] = dim("grid"), k.block_dim[d] = dim("block");
+    k.grid *= k.grid_dim[d], k.block *= k.block_dim[d];
+  }
+  if (auto dyn = record_whole(m, "dynamic_shared")) k.dynamic_shared = *dyn;
+  if (f.contains("args") && f["args"].is_array())
+    for (const auto& a : f["args"]) {
+      if (!a.is_string()) throw UserError(ExitCode::io, fmt::format("{}:{}: args: expected strings POSITION=SPEC", m.file, m.line));
+      auto [name, spec] = parse_arg(a.get<std::string>());
+      k.args[name] = spec;
+    }
+  PredictionPlan plan = make_plan(k);
+  plan.workload = fmt::format("kernel:{} entry={} grid={} block={}", k.kernel, k.entry, k.grid, k.block);
+  if (auto group = record_word(m, "speedup_group")) plan.family = *group;
+  return plan;
+}
+
+HWSIM_REGISTER_MEASUREMENT("lesson", "a CUDA lesson's kernel (.cu or .ptx) on one GPU, compiled to PTX and run on the warp model", lesson);
 HWSIM_REGISTER_MEASUREMENT("classroom", "a classroom CUDA kernel's time on one GPU, rerun as its .hwk program on the warp model", classroom);
 HWSIM_REGISTER_MEASUREMENT("bank_conflict", "shared-memory bank-conflict microbenchmark (stride, iterations) on the warp model", bank_conflict);
 HWSIM_REGISTER_MEASUREMENT("divergence", "warp-divergence microbenchmark (paths per warp) on the warp model", divergence);

@@ -124,6 +124,7 @@ std::vector<std::uint64_t> bind_args(const Program& prog, const LaunchArgs& laun
     const std::size_t i = std::size_t(&p - params.data());
     auto it = given.find(i);
     std::string s = it != given.end() ? it->second : p.default_spec;
+    if (s.empty() && p.untyped && !p.buffer) s = "0";  // a pointer of unknown type not given: null (Triton's scratch)
     if (s.empty())
       b.fail(p.name, "missing (give --arg " + p.name + (p.buffer || p.untyped ? "=TYPE[COUNT]:INIT" : "=VALUE") + ")");
     return s;

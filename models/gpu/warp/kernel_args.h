@@ -4,7 +4,8 @@
 // [TYPE[COUNT]|COUNT][:INIT[:SEED]], COUNT a product of numbers, grid, block, threads (= grid ×
 // block) and scalar parameter names (e.g. "threads*4:random:7", "f32[1048576]:random:1"); INIT
 // zeros, ones, iota, random[:SEED], sorted, chase, fill:V. A PTX .u64 parameter of unknown C++
-// type is a buffer when its spec names a TYPE. Scalar spec: a number (or, for integers, such a
+// type is a buffer when its spec names a TYPE, and null when not given (Triton's trailing scratch
+// pointers). Scalar spec: a number (or, for integers, such a
 // product). Errors are UserError(workload).
 #include <map>
 #include <string>

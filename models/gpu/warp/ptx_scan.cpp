@@ -50,6 +50,9 @@ std::vector<PtxItem> scan_ptx(const std::string& src) {
       continue;
     }
     if (c == '\n') {
+      // .loc, .file and .section end at their line (debug directives, no ';')
+      const std::string p = trim(cur);
+      if (p.rfind(".loc", 0) == 0 || p.rfind(".file", 0) == 0 || p.rfind(".section", 0) == 0) emit(PtxItem::statement);
       ++line, col = 1;
       cur += ' ';
       continue;
@@ -61,7 +64,8 @@ std::vector<PtxItem> scan_ptx(const std::string& src) {
       if (!pending.empty()) emit(PtxItem::statement);
       start_line = line, start_col = col;
       emit(PtxItem::open);
-    } else if (c == '}' && pending.empty()) {
+    } else if (c == '}' && (pending.empty() || pending[0] == '.')) {  // a directive list (.section's data) ends too
+      if (!pending.empty()) emit(PtxItem::statement);
       start_line = line, start_col = col;
       emit(PtxItem::close);
     } else if (c == ':' && label_text(pending) && !(i + 1 < src.size() && src[i + 1] == ':')) {
