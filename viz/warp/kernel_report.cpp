@@ -101,7 +101,9 @@ void print_kernel_report(std::ostream& out, const KernelRun& r, const KernelFigu
   const auto& s = r.stats;
   const auto& o = r.occupancy;
   const KernelMetrics& m = f.metrics;
-  out << fmt::format("kernel {} ({}) on the warp model: grid {} x block {}\n", r.program.name, r.program.file, r.grid, r.block);
+  auto shaped = [](std::uint64_t n, const std::string& shape) { return shape.empty() ? std::to_string(n) : fmt::format("{} ({})", n, shape); };
+  out << fmt::format("kernel {} ({}) on the warp model: grid {} x block {}\n", r.program.name, r.program.file,
+                     shaped(r.grid, r.grid_shape), shaped(r.block, r.block_shape));
   out << fmt::format("  time            {} cycles = {:.3f} us (+ {:.2f} us launch) at {:.2f} GHz (the chip's SM clock, "
                      "gpu.sm.clock; peaks below assume it)\n", s.cycles, m.kernel_seconds * 1e6, r.launch_overhead * 1e6,
                      r.clock_hz / 1e9);

@@ -65,6 +65,12 @@ void warm_buffers(MemorySystem& mem, const GlobalMemory& memory, std::uint64_t l
 void describe_launch(KernelRun& run, const WarpParams& p, const LaunchArgs& args) {
   run.grid = std::uint64_t(args.grid);
   run.block = std::uint64_t(args.block);
+  auto shape = [](const std::int64_t* d) {
+    if (d[0] == 0 || (d[1] == 1 && d[2] == 1)) return std::string();
+    return d[2] == 1 ? fmt::format("{}x{}", d[0], d[1]) : fmt::format("{}x{}x{}", d[0], d[1], d[2]);
+  };
+  run.grid_shape = shape(args.grid_dim);
+  run.block_shape = shape(args.block_dim);
   run.sm_count = p.chip.sm_count;
   run.clock_hz = p.chip.clock_hz;
   run.launch_overhead = p.chip.launch_overhead;

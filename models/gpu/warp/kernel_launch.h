@@ -46,6 +46,7 @@ struct KernelRun {
   double buffer_bytes = 0;          // the kernel's buffers, all of them
   bool buffers_fit_l2 = false;      // they fit one L2 partition: no line is fetched from DRAM twice
   std::uint64_t grid = 0, block = 0;
+  std::string grid_shape, block_shape;  // "64x64", "32x8" for a 2-D or 3-D launch ("" when 1-D)
   int sm_count = 0;                // SMs of the chip
   double clock_hz = 0;
   double seconds = 0;              // cycles / clock + launch overhead
