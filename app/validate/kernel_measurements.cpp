@@ -35,7 +35,7 @@ struct KernelPlan {
                            // the buffers warm in L2 from the previous replay
   bool per_load = false;   // latency: predicted = cycles per dependent load / clock
   std::int64_t steps = 0;
-  std::string entry;               // a .ptx or .cu file's kernel (lesson records)
+  std::string entry = "";          // a .ptx or .cu file's kernel (lesson records)
   std::int64_t grid_dim[3] = {0, 1, 1}, block_dim[3] = {0, 1, 1};
   std::int64_t dynamic_shared = 0;
 };
