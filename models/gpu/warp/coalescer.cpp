@@ -1,5 +1,6 @@
 #include "models/gpu/warp/coalescer.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace hwsim::warp {
@@ -54,6 +55,26 @@ Coalesced coalesce(const std::uint64_t* addr, std::uint32_t mask, int bytes, int
     }
   }
   return c;
+}
+
+void line_atomics(const std::uint64_t* addr, std::uint32_t mask, int line_bytes, const Coalesced& c, LineAtomics* out) {
+  for (int i = 0; i < c.count; ++i) {
+    LineAtomics a;
+    a.depth = a.words = 0;
+    std::uint32_t left = 0;  // the lanes on this line
+    for (std::uint32_t m = mask; m; m &= m - 1)
+      if (addr[std::countr_zero(m)] / std::uint64_t(line_bytes) == c.lines[i].line) left |= 1u << std::countr_zero(m);
+    while (left) {  // one distinct address at a time: its lanes
+      const std::uint64_t at = addr[std::countr_zero(left)];
+      int same = 0;
+      for (std::uint32_t m = left; m; m &= m - 1)
+        if (addr[std::countr_zero(m)] == at) ++same, left &= ~(1u << std::countr_zero(m));
+      a.depth = std::max(a.depth, same);
+      ++a.words;
+      a.word_mask |= std::uint64_t(1) << ((at % std::uint64_t(line_bytes)) / 4 % 64);
+    }
+    out[i] = a;
+  }
 }
 
 }  // namespace hwsim::warp

@@ -19,4 +19,14 @@ struct Coalesced {
 
 Coalesced coalesce(const std::uint64_t* addr, std::uint32_t mask, int bytes, int line_bytes, int sector_bytes);
 
+// An atomic request's lanes on one line: how the L2 performs them (MemorySystem::atomic).
+struct LineAtomics {
+  int depth = 1;              // the most lanes on one address of the line (performed one after another)
+  int words = 1;              // distinct addresses of the line
+  std::uint64_t word_mask = 0;  // bit w: the line's w-th 4-byte word (up to 64 words a line)
+};
+
+// Per line of `c` (same order), the lanes of an atomic access at `addr` (`mask`) on it.
+void line_atomics(const std::uint64_t* addr, std::uint32_t mask, int line_bytes, const Coalesced& c, LineAtomics* out);
+
 }  // namespace hwsim::warp

@@ -257,22 +257,27 @@ std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c) {
   return ready;
 }
 
-std::int64_t MemorySystem::atomic(int sm, std::int64_t t, const Coalesced& c, int depth, std::int64_t& held_until) {
+std::int64_t MemorySystem::atomic(int sm, std::int64_t t, const Coalesced& c, const LineAtomics* lanes, std::int64_t& held_until) {
   std::int64_t ready = store(sm, t, c);
   held_until = t;
   if (p_.atomic_line_cycles <= 0) return ready;
   // the request reaches L2 half a round trip after it leaves; atomics on one line are performed
-  // one after another (read, add, write back), each depth x atomic_line cycles
+  // one after another (read, add, write back)
   const double half_trip = p_.l2_latency / 2.0;
   const double arrive = double(ready - p_.l2_latency) + half_trip;
   for (int i = 0; i < c.count; ++i) {
-    double& line_free = atomic_free_[c.lines[i].line];
+    AtomicLine& state = atomic_free_[c.lines[i].line];
+    double& line_free = state.free;
     double accepted = arrive;
     if (p_.atomic_queue > 0) {  // a full queue: the SM keeps the atomic until the line has room
       accepted = std::max(arrive, line_free - p_.atomic_queue * p_.atomic_line_cycles);
       held_until = std::max<std::int64_t>(held_until, std::int64_t(std::ceil(accepted - half_trip)));
     }
-    double performed = std::max(accepted, line_free) + p_.atomic_line_cycles * std::max(1, depth);
+    const LineAtomics& a = lanes[i];
+    double busy = std::max(p_.atomic_line_cycles * std::max(1, a.depth), p_.atomic_line_cycles + p_.atomic_word_cycles * (a.words - 1));
+    if (a.word_mask != state.words) busy = std::max(busy, p_.atomic_new_words_cycles);
+    state.words = a.word_mask;
+    double performed = std::max(accepted, line_free) + busy;
     line_free = performed;
     atomics_done_ = std::max(atomics_done_, performed);
     ready = std::max<std::int64_t>(ready, std::int64_t(std::ceil(performed + half_trip)));

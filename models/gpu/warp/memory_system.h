@@ -73,11 +73,14 @@ class MemorySystem {
   // SM: a round trip (memory.l2.latency) after the request left it.
   std::int64_t store(int sm, std::int64_t t, const Coalesced& c);
   // An atomic read-modify-write: a store's traffic, then the L2 performs it on each line in turn
-  // with the line's earlier atomics (gpu.warp.atomic_line cycles per operation; `depth` operations
-  // where that many lanes share one address). A line's queue holds gpu.warp.atomic_queue
-  // operations: beyond that the SM holds the atomic back, and `held_until` (at least t) is the
-  // cycle it could hand it over. Returns the cycle its result is back at the SM.
-  std::int64_t atomic(int sm, std::int64_t t, const Coalesced& c, int depth, std::int64_t& held_until);
+  // with the line's earlier atomics. A line is busy the longest of: gpu.warp.atomic_line cycles
+  // per lane on its most shared address (those lanes one after another), atomic_line plus
+  // gpu.warp.atomic_word per further distinct address, and gpu.warp.atomic_new_words when the
+  // request's words differ from the line's previous request's. `lanes[i]` describes the request
+  // on c.lines[i]. A line's queue holds gpu.warp.atomic_queue operations: beyond that the SM holds
+  // the atomic back, and `held_until` (at least t) is the cycle it could hand it over. Returns the
+  // cycle its result is back at the SM.
+  std::int64_t atomic(int sm, std::int64_t t, const Coalesced& c, const LineAtomics* lanes, std::int64_t& held_until);
   // The cycle the last atomic issued so far is performed at L2 (a kernel ends no earlier).
   double atomics_done() const { return atomics_done_; }
   // Puts [base, base + bytes) in every L2 partition, as a previous launch that read or wrote it
@@ -139,8 +142,13 @@ class MemorySystem {
   int near_part(int sm) const { return sm % int(l2_.size()); }
   int home_part(std::uint64_t line) const;
   BandwidthServer l2_bw_, dram_;
-  // per line that atomics touched: the cycle its L2 atomic unit is free for the next one
-  std::unordered_map<std::uint64_t, double> atomic_free_;
+  // per line that atomics touched: the cycle its L2 atomic unit is free for the next one, and the
+  // words its last request touched
+  struct AtomicLine {
+    double free = 0;
+    std::uint64_t words = 0;
+  };
+  std::unordered_map<std::uint64_t, AtomicLine> atomic_free_;
   double atomics_done_ = 0;
   MemoryStats stats_;
   Footprint* footprint_ = nullptr;

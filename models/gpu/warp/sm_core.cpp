@@ -11,23 +11,6 @@
 
 namespace hwsim::warp {
 
-namespace {
-
-// The most active lanes of an access that share one address (an atomic's lanes on one address are
-// performed one after another).
-int same_address_depth(const Effects& fx) {
-  int depth = 0;
-  for (std::uint32_t m = fx.mask; m; m &= m - 1) {
-    const int lane = std::countr_zero(m);
-    int same = 0;
-    for (std::uint32_t o = fx.mask; o; o &= o - 1) same += fx.addr[std::countr_zero(o)] == fx.addr[lane];
-    depth = std::max(depth, same);
-  }
-  return depth;
-}
-
-}  // namespace
-
 SmCore::SmCore(int id, const WarpParams& p, const Program& program, ExecContext ctx, MemorySystem& memory,
                KernelStats& stats, int cta_slots, const std::vector<std::uint64_t>& param_values)
     : id_(id), p_(p), prog_(program), ctx_(ctx), mem_(memory), stats_(stats), param_values_(param_values),
@@ -387,7 +370,9 @@ void SmCore::global_access(WarpState& w, Cta& cta, const Instr& in, const Effect
   if (fx.store) cta.stores_acked = std::max(cta.stores_acked, mem_.store(id_, t, c));
   else if (fx.atomic) {
     std::int64_t held = t;
-    set_ready(w, in, mem_.atomic(id_, t, c, same_address_depth(fx), held), Stall::long_scoreboard);
+    LineAtomics lanes[64];
+    line_atomics(fx.addr, fx.mask, p_.line_bytes, c, lanes);
+    set_ready(w, in, mem_.atomic(id_, t, c, lanes, held), Stall::long_scoreboard);
     if (held > t) w.ready_at = held, w.ready_reason = Stall::lg_throttle;  // the line's queue is full
   }
   else set_ready(w, in, mem_.load(id_, t, c, in.l2_only), Stall::long_scoreboard);

@@ -72,6 +72,13 @@ const ParamRegistration warp_params({"gpu"}, {
     real_param("gpu.warp.atomic_line",
                "cycles the L2 takes per atomic operation on one line; atomics on a line are performed one after another (0: not serialised)")
         .defaults_to("3.4").zero_allowed().at_most(kMaxCycles),
+    real_param("gpu.warp.atomic_word",
+               "cycles each further distinct address of an atomic request adds on its line (the line performs a request's words "
+               "together; 0: no cost)")
+        .defaults_to("0").zero_allowed().at_most(kMaxCycles),
+    real_param("gpu.warp.atomic_new_words",
+               "cycles at least that an atomic request takes on a line whose previous request touched other words (0: none)")
+        .defaults_to("0").zero_allowed().at_most(kMaxCycles),
     real_param("gpu.warp.atomic_queue",
                "atomic operations one L2 line's queue holds; beyond that the SM holds a warp's atomic back (0: unbounded)")
         .defaults_to("300").zero_allowed().at_most(1e9),
@@ -142,6 +149,8 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.barrier_cycles = w("gpu.warp.barrier");
   p.atomic_line_cycles = c.number("gpu.warp.atomic_line");
   p.atomic_queue = c.number("gpu.warp.atomic_queue");
+  p.atomic_word_cycles = c.number("gpu.warp.atomic_word");
+  p.atomic_new_words_cycles = c.number("gpu.warp.atomic_new_words");
   p.banks = w("gpu.warp.shared.banks");
   p.bank_bytes = w("gpu.warp.shared.bank_bytes");
   p.shared_latency = w("gpu.warp.shared.latency");

@@ -35,6 +35,8 @@ struct WarpParams {
   int barrier_cycles = 0;              // from the last arrival to the release
   double atomic_line_cycles = 0;       // L2 performs atomics on one line one after another, this long each (0: no serialisation)
   double atomic_queue = 0;             // operations a line's atomic queue holds before the SM holds atomics back (0: unbounded)
+  double atomic_word_cycles = 0;       // each further distinct address of a request on a line adds this to its time there
+  double atomic_new_words_cycles = 0;  // the least a request takes on a line whose previous request touched other words
   int banks = 32, bank_bytes = 4;
   int shared_latency = 0, replay_cycles = 0, mio_queue = 0;
   int l1_latency = 0, l1_ways = 0, l1_lines_per_cycle = 1, lsu_queue = 0;
