@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/gpu/warp/execute.h"
+#include "models/gpu/warp/statement_parser.h"
 #include "sim/error.h"
 
 namespace hwsim::warp {
@@ -100,17 +101,17 @@ std::map<std::size_t, std::string> specs_by_param(const Program& prog, const Lau
   return out;
 }
 
+// An element type a buffer may hold (not a predicate or a pair).
+bool is_scalar_element(Type t) { return t != Type::pred && t != Type::f16x2 && t != Type::bf16x2; }
+
 // "TYPE[COUNT]REST" into (TYPE, "COUNTREST"); nullopt when the spec names no type.
 std::optional<std::pair<Type, std::string>> typed_spec(const std::string& s) {
   auto lb = s.find('[');
   auto rb = s.find(']');
   if (lb == std::string::npos || lb == 0 || rb == std::string::npos || rb < lb) return std::nullopt;
-  static const std::map<std::string, Type> types = {
-      {"u8", Type::u8}, {"s8", Type::s8}, {"u16", Type::u16}, {"s16", Type::s16}, {"u32", Type::u32}, {"s32", Type::s32},
-      {"u64", Type::u64}, {"s64", Type::s64}, {"f16", Type::f16}, {"bf16", Type::bf16}, {"f32", Type::f32}, {"f64", Type::f64}};
-  auto it = types.find(s.substr(0, lb));
-  if (it == types.end()) return std::pair{Type::pred, s.substr(0, lb)};  // pred: an unknown type name, reported by the caller
-  return std::pair{it->second, s.substr(lb + 1, rb - lb - 1) + s.substr(rb + 1)};
+  auto t = ptx_type(s.substr(0, lb));
+  if (!t || !is_scalar_element(*t)) return std::pair{Type::pred, s.substr(0, lb)};  // pred: an unknown type name, reported by the caller
+  return std::pair{*t, s.substr(lb + 1, rb - lb - 1) + s.substr(rb + 1)};
 }
 
 }  // namespace

@@ -137,20 +137,9 @@ void read_header(const Module& m, const PtxItem& h, PtxEntry& e, Program* prog) 
       if (pp.ptx_name.find('[') != std::string::npos)
         m.fail(h, "parameter " + pp.ptx_name + " is passed by value as an array or struct: not supported (pointers and scalars)");
       bool typed = false;
-      for (std::size_t k = 1; k + 1 < w.size(); ++k) {
-        static const std::set<std::string> types = {".u8", ".s8", ".u16", ".s16", ".u32", ".s32", ".u64", ".s64", ".b8",
-                                                    ".b16", ".b32", ".b64", ".f16", ".f32", ".f64", ".bf16"};
-        if (types.count(w[k])) {
-          static const std::map<std::string, Type> t = {
-              {".u8", Type::u8}, {".s8", Type::s8}, {".u16", Type::u16}, {".s16", Type::s16}, {".u32", Type::u32},
-              {".s32", Type::s32}, {".u64", Type::u64}, {".s64", Type::s64}, {".b8", Type::u8}, {".b16", Type::u16},
-              {".b32", Type::u32}, {".b64", Type::u64}, {".f16", Type::f16}, {".f32", Type::f32}, {".f64", Type::f64},
-              {".bf16", Type::bf16}};
-          pp.ptx_type = t.at(w[k]);
-          typed = true;
-          break;
-        }
-      }
+      for (std::size_t k = 1; k + 1 < w.size() && !typed; ++k)
+        if (auto t = w[k].size() > 1 && w[k][0] == '.' ? ptx_type(w[k].substr(1)) : std::nullopt; t && *t != Type::pred)
+          pp.ptx_type = *t, typed = true;
       if (!typed) m.fail(h, "parameter " + pp.ptx_name + " has no type");
       e.params.push_back(pp);
     }
@@ -201,13 +190,9 @@ bool read_shared(const Module& m, const PtxItem& it, SharedDecl& d, std::uint64_
     else if (w[i] == ".align" && i + 1 < w.size()) align = std::strtoull(w[++i].c_str(), nullptr, 10);
   }
   if (!shared) return false;
-  static const std::map<std::string, Type> t = {{".b8", Type::u8}, {".u8", Type::u8}, {".s8", Type::s8}, {".b16", Type::u16},
-                                                {".u16", Type::u16}, {".b32", Type::u32}, {".u32", Type::u32}, {".s32", Type::s32},
-                                                {".f32", Type::f32}, {".b64", Type::u64}, {".u64", Type::u64}, {".f64", Type::f64},
-                                                {".s64", Type::s64}, {".f16", Type::f16}};
   std::string decl = w.back();
   for (const auto& x : w)
-    if (t.count(x)) d.type = t.at(x);
+    if (auto t = x.size() > 1 && x[0] == '.' ? ptx_type(x.substr(1)) : std::nullopt; t && *t != Type::pred) d.type = *t;
   auto lb = decl.find('[');
   d.name = decl.substr(0, lb);
   std::uint64_t count = 1;
@@ -268,7 +253,7 @@ void bind_params(const PtxEntry& e, Program& prog, StatementParser& sp) {
 
 // Lays out the entry's shared arrays (module-scope ones it names, then its own; the dynamic array
 // after them all) and makes their names immediates.
-void layout_shared(const Module& m, std::size_t header, std::size_t open, std::size_t close, Program& prog, StatementParser& sp) {
+void layout_shared(const Module& m, std::size_t open, std::size_t close, Program& prog, StatementParser& sp) {
   std::vector<std::pair<SharedDecl, std::uint64_t>> decls;
   std::set<std::string> used;
   for (std::size_t i = open; i < close; ++i)
@@ -290,7 +275,6 @@ void layout_shared(const Module& m, std::size_t header, std::size_t open, std::s
     if (!own && !used.count(d.name)) continue;
     decls.push_back({d, std::max<std::uint64_t>(align, 1)});
   }
-  (void)header;
   std::uint64_t end = 0;
   for (auto& [d, align] : decls)
     if (!d.dynamic) d.offset = (end + align - 1) / align * align, end = d.offset + d.bytes;
@@ -364,7 +348,7 @@ Program parse_ptx(const std::string& source, const std::string& file, const std:
   read_header(m, m.items[header], e, &prog);
   prog.name = e.short_name;
   bind_params(e, prog, sp);
-  layout_shared(m, header, open, close, prog, sp);
+  layout_shared(m, open, close, prog, sp);
   read_body(m, open, close, prog, sp);
   sp.at_line(m.items[close].line);
   sp.finish();  // branch targets resolved: the blocks the scheduler keeps in place

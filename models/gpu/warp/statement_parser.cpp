@@ -48,7 +48,9 @@ bool StatementParser::Mnemonic::has(const char* mod) const {
   return false;
 }
 
-std::optional<Type> StatementParser::type_of(const std::string& s) const {
+std::optional<Type> StatementParser::type_of(const std::string& s) const { return ptx_type(s); }
+
+std::optional<Type> ptx_type(const std::string& s) {
   static const std::map<std::string, Type> types = {
       {"u32", Type::u32}, {"b32", Type::u32}, {"s32", Type::s32}, {"f32", Type::f32}, {"u64", Type::u64},
       {"b64", Type::u64}, {"s64", Type::s64}, {"f16x2", Type::f16x2}, {"bf16x2", Type::bf16x2}, {"pred", Type::pred},

@@ -23,6 +23,9 @@ struct Token {
 // the line in errors.
 std::vector<Token> tokenize(const std::string& s, const std::string& file, int line);
 
+// A PTX type name without its dot ("u32", "b16", "f64", "pred"; .bN read as the unsigned types).
+std::optional<Type> ptx_type(const std::string& name);
+
 // The instruction families the warp model runs, for error lines.
 std::string supported_instructions();
 
