@@ -76,7 +76,7 @@ double slo_seconds(const WorkloadSpec& spec, const std::string& key) {
   workload_error(fmt::format("workload '{}': {}: {}", spec, field, what));
 }
 
-std::int64_t whole(const std::string& text, const std::string& field, const std::string& spec) {
+std::int64_t whole(const std::string& text, const std::string& field, const std::string& spec, std::int64_t least = 1) {
   std::size_t used = 0;
   long long v = 0;
   try {
@@ -84,8 +84,9 @@ std::int64_t whole(const std::string& text, const std::string& field, const std:
   } catch (...) {
     used = 0;
   }
-  if (used == 0 || used != text.size() || v <= 0)
-    spec_fail(spec, field, fmt::format("'{}' is not a positive whole number", text));
+  if (used == 0 || used != text.size() || v < least)
+    spec_fail(spec, field, least == 1 ? fmt::format("'{}' is not a positive whole number", text)
+                                      : fmt::format("'{}' is not a whole number >= {}", text, least));
   return v;
 }
 
@@ -96,22 +97,24 @@ double real(const std::string& text, const std::string& field, const std::string
 }
 
 // "A..B" → {A, B}, A <= B.
-std::pair<std::int64_t, std::int64_t> range(const std::string& text, const std::string& field, const std::string& spec) {
+std::pair<std::int64_t, std::int64_t> range(const std::string& text, const std::string& field, const std::string& spec,
+                                            std::int64_t least) {
   auto dots = text.find("..");
   if (dots == std::string::npos) spec_fail(spec, field, fmt::format("'{}' is not a range A..B", text));
-  auto lo = whole(text.substr(0, dots), field, spec), hi = whole(text.substr(dots + 2), field, spec);
+  auto lo = whole(text.substr(0, dots), field, spec, least), hi = whole(text.substr(dots + 2), field, spec, least);
   if (lo > hi) spec_fail(spec, field, fmt::format("range {}..{} is empty", lo, hi));
   return {lo, hi};
 }
 
 }  // namespace
 
-LengthDistribution parse_length(const std::string& text, const std::string& field, const std::string& spec) {
+LengthDistribution parse_length(const std::string& text, const std::string& field, const std::string& spec,
+                                std::int64_t least) {
   LengthDistribution d;
   const std::string hint = " (a whole number, uniform:A..B or normal:MEAN/STD/MIN..MAX)";
   if (text.rfind("uniform:", 0) == 0) {
     d.kind = LengthDistribution::Kind::uniform;
-    std::tie(d.lo, d.hi) = range(text.substr(8), field, spec);
+    std::tie(d.lo, d.hi) = range(text.substr(8), field, spec, least);
   } else if (text.rfind("normal:", 0) == 0) {
     d.kind = LengthDistribution::Kind::normal;
     std::string rest = text.substr(7);
@@ -120,10 +123,10 @@ LengthDistribution parse_length(const std::string& text, const std::string& fiel
     d.mean = real(rest.substr(0, s1), field, spec);
     d.stddev = real(rest.substr(s1 + 1, s2 - s1 - 1), field, spec);
     if (d.stddev < 0) spec_fail(spec, field, "the standard deviation must be >= 0");
-    std::tie(d.lo, d.hi) = range(rest.substr(s2 + 1), field, spec);
+    std::tie(d.lo, d.hi) = range(rest.substr(s2 + 1), field, spec, least);
   } else {
     if (text.find_first_not_of("0123456789") != std::string::npos) spec_fail(spec, field, "'" + text + "' is malformed" + hint);
-    d.value = whole(text, field, spec);
+    d.value = whole(text, field, spec, least);
   }
   return d;
 }
@@ -146,7 +149,8 @@ void check_serve_work(const std::vector<ServeRequest>& requests, const std::stri
 
 // Requests at `rate` (Poisson; inf: all at once): lengths drawn from prompt= and output=, or
 // sampled from a dataset file (dataset=).
-std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec, const std::string& dataset) {
+std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec, const std::string& dataset,
+                                        RequestFileColumns& columns) {
   const std::string& t = spec.text();
   std::int64_t n = spec.positive_int("requests", 100, 1000000);  // bounded: each request is simulated
   std::string rate_text = spec.word("rate", "inf");
@@ -163,7 +167,7 @@ std::vector<ServeRequest> draw_requests(const WorkloadSpec& spec, const std::str
   if (!dataset.empty()) {
     for (const char* f : {"prompt", "output"})
       if (spec.has(f)) spec_fail(t, f, "comes from the dataset file; leave it out with dataset=");
-    out = sample_dataset(read_serve_dataset(dataset), n, rate, seed);
+    out = sample_dataset(read_serve_dataset(dataset, &columns), n, rate, seed);
   } else {
     LengthDistribution prompt = parse_length(spec.word("prompt", "128"), "prompt", t);
     LengthDistribution output = parse_length(spec.word("output", "128"), "output", t);
@@ -201,16 +205,18 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
   if (!s.framework.empty() && !FrameworkPasses::entries().count(s.framework))
     spec_fail(t, "kernels", fmt::format("'{}' is not one of {}", s.framework, join(FrameworkPasses::names())));
   std::string trace = spec.word("trace", ""), dataset = spec.word("dataset", "");
+  RequestFileColumns columns;
   if (!trace.empty() && !dataset.empty())
     spec_fail(t, "dataset", "give trace= (arrivals and lengths) or dataset= (lengths, arriving at rate=), not both");
   if (!trace.empty()) {
     for (const char* f : {"requests", "rate", "prompt", "output"})
       if (spec.has(f)) spec_fail(t, f, "comes from the trace file; leave it out with trace=");
-    if (spec.has("seed") && !spec.has("draft"))
-      spec_fail(t, "seed", "the requests come from the trace file; a seed only seeds the draft's acceptance draws");
-    s.requests = read_serve_trace(trace);
+    if (spec.has("seed") && !spec.has("draft") && !spec.has("priority"))
+      spec_fail(t, "seed", "the requests come from the trace file; a seed only seeds the draft's acceptance draws "
+                           "and priority= draws");
+    s.requests = read_serve_trace(trace, &columns);
   } else {
-    s.requests = draw_requests(spec, dataset);
+    s.requests = draw_requests(spec, dataset, columns);
   }
   check_serve_work(s.requests, t);
   std::stable_sort(s.requests.begin(), s.requests.end(),
@@ -238,11 +244,13 @@ ServeSpec parse_serve_spec(const WorkloadSpec& spec) {
   s.slo_e2el = slo_seconds(spec, "slo_e2el");
   s.seed = std::uint64_t(spec.non_negative_int("seed", 0));
   parse_serve_options(spec, s);
+  parse_request_sharing(spec, columns, s);
   std::vector<std::string> valid = {"model", "requests", "rate", "prompt", "output", "seed", "trace", "dataset", "batching",
                                     "max_batch", "max_tokens_per_step", "chunked_prefill", "block",
                                     "gpu_memory_utilization", "kv_blocks", "context_bucket", "reuse", "slo_ttft", "slo_tpot", "slo_e2el",
                                     "weights", "act", "kv", "kernels"};
   for (const auto& f : serve_option_fields()) valid.push_back(f);
+  for (const auto& f : serve_sharing_fields()) valid.push_back(f);
   for (const auto& f : architecture_fields()) valid.push_back(f);
   spec.reject_unused(valid);
   for (const ModelArchitecture* m : {&s.arch, &s.speculative.draft}) {

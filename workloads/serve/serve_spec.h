@@ -7,6 +7,7 @@
 //          block=16,gpu_memory_utilization=0.9,kv_blocks=,context_bucket=16,reuse=true|false|ops,slo_ttft=T,slo_tpot=T,slo_e2el=T (a time: 200ms),
 //          preemption=recompute|swap,swap_space=4GiB,
 //          draft=MODEL,k=4,accept=0.6,baseline=true,
+//          shared_prefix=N,prefix_caching=true|false,scheduling=fcfs|priority,priority=PRIO,
 //          tp=1,dp=1,disaggregate=xPyD,prefill_tp=,decode_tp=,router=least_loaded|round_robin,
 //          weights=,act=,kv=,kernels=,<architecture fields>]
 // LEN: a whole number (fixed), uniform:A..B (inclusive) or normal:MEAN/STD/MIN..MAX (rounded to the
@@ -26,6 +27,10 @@ struct ServeRequest {
   double arrival = 0;        // seconds from the start of the run
   std::int64_t prompt = 0;   // tokens
   std::int64_t output = 0;   // tokens to generate (the first comes from the prefill step)
+  // What its prompt shares (docs/serving.md, "Prefix caching"): its first prefix_tokens tokens are
+  // the first prefix_tokens tokens of group prefix_group's common text (-1: none shared).
+  std::int64_t prefix_group = -1, prefix_tokens = 0;
+  std::int64_t priority = 0;  // lower is served first under scheduling=priority (vLLM's convention)
 };
 
 // vLLM's two ways to free KV blocks when the pool is full (preemption_mode).
@@ -80,6 +85,10 @@ struct ServeSpec {
   double swap_space = 4.0 * (1 << 30);            // bytes of host memory per device for swapped KV (vLLM: 4 GiB)
   SpeculativeSpec speculative;
   ServeLayout layout;
+  // Automatic prefix caching (vLLM enable_prefix_caching, on by default in v1): full KV blocks of a
+  // declared shared prefix are kept and shared (docs/serving.md, "Prefix caching").
+  bool prefix_caching = true;
+  bool priority_scheduling = false;  // scheduling=priority | fcfs (docs/serving.md, "Priorities")
   std::uint64_t seed = 0;         // the draw's seed; also seeds the acceptance draws
 };
 
@@ -106,8 +115,9 @@ struct LengthDistribution {
   double mean = 0, stddev = 0;
   std::int64_t draw(ServeRandom& rng) const;
 };
-// Parses LEN; a mistake is one line naming `field`.
-LengthDistribution parse_length(const std::string& text, const std::string& field, const std::string& spec);
+// Parses LEN (each number at least `least`); a mistake is one line naming `field`.
+LengthDistribution parse_length(const std::string& text, const std::string& field, const std::string& spec,
+                                std::int64_t least = 1);
 
 ServeSpec parse_serve_spec(const WorkloadSpec& spec);
 
@@ -116,5 +126,16 @@ const std::vector<std::string>& serve_option_fields();
 // preemption=, swap_space=, draft=, k=, accept=, baseline=, tp=, dp=, disaggregate=, prefill_tp=,
 // decode_tp=, router= (workloads/serve/serve_options.cpp); each mistake one line naming the field.
 void parse_serve_options(const WorkloadSpec& spec, ServeSpec& s);
+
+// Which columns a request file gave beyond the lengths (workloads/serve/request_files.h).
+struct RequestFileColumns {
+  bool prefix = false, priority = false;
+};
+// The fields of parse_request_sharing, for reject_unused.
+const std::vector<std::string>& serve_sharing_fields();
+// shared_prefix=, prefix_caching=, scheduling=, priority= (workloads/serve/serve_sharing.cpp) over
+// s.requests (drawn or read; `file` says which columns a file gave): each mistake one line naming
+// the field, a request's prefix longer than its prompt among them.
+void parse_request_sharing(const WorkloadSpec& spec, const RequestFileColumns& file, ServeSpec& s);
 
 }  // namespace hwsim
