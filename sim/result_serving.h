@@ -33,6 +33,8 @@ struct ServedRequest {
   std::int64_t id = 0, prompt = 0, output = 0;
   double arrival = 0, first_scheduled = 0, first_token = 0, finish = 0;
   std::int64_t preemptions = 0;
+  std::int64_t priority = 0;       // its priority (scheduling=priority: lower first)
+  std::int64_t cached_tokens = 0;  // prompt tokens its first admission found in the prefix cache
   int instance = 0, decode_instance = -1;  // where it arrived; where it decoded (disaggregated)
   std::vector<RequestPhase> phases;
 };
@@ -124,6 +126,19 @@ struct ServingMetrics {
   double kv_transfer_bytes = 0;
   LatencyStats kv_transfer_s;
   SpeculativeMetrics speculative;
+  // Prefix caching (docs/serving.md, "Prefix caching"): vLLM's hit rate = hits / queries (prompt
+  // tokens found cached / looked up, by requests never preempted); preempted requests' lookups apart.
+  bool prefix_caching = false;
+  std::int64_t prefix_queries = 0, prefix_hits = 0, prefix_preempted_queries = 0, prefix_preempted_hits = 0;
+  std::int64_t prefix_evictions = 0;    // cached blocks evicted for room
+  double prefix_hit_rate = 0;
+  // Priorities (scheduling=priority or requests of several priorities): per priority value, lowest first.
+  struct PriorityClass {
+    std::int64_t priority = 0, requests = 0;
+    LatencyStats ttft_s, e2e_s;
+  };
+  std::string scheduling = "fcfs";
+  std::vector<PriorityClass> priority_classes;
   std::vector<ServingStep> steps;       // every engine step
   std::vector<ServedRequest> per_request;
   // Occupancy and KV use over time: at most kServingSamples evenly spaced samples.

@@ -71,6 +71,26 @@ nlohmann::json preemption_json(const ServingMetrics& m) {
           {"swap_space_bytes", m.swap_space_bytes}};
 }
 
+// Prefix caching: vLLM's hit rate (hits / queries, prompt tokens, requests never preempted).
+nlohmann::json prefix_cache_json(const ServingMetrics& m) {
+  return {{"enabled", m.prefix_caching},
+          {"queries", m.prefix_queries},
+          {"hits", m.prefix_hits},
+          {"hit_rate", m.prefix_hit_rate},
+          {"preempted_queries", m.prefix_preempted_queries},
+          {"preempted_hits", m.prefix_preempted_hits},
+          {"evictions", m.prefix_evictions}};
+}
+
+// Per priority value (lowest first): its requests' TTFT and E2EL.
+nlohmann::json priority_classes_json(const ServingMetrics& m) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : m.priority_classes)
+    out.push_back({{"priority", c.priority}, {"requests", c.requests}, {"ttft_s", stats_json(c.ttft_s)},
+                   {"e2el_s", stats_json(c.e2e_s)}});
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json serving_json(const RunResult& r) {
@@ -122,6 +142,9 @@ nlohmann::json serving_json(const RunResult& r) {
                       {"kv_transfers", {{"count", m.kv_transfers}, {"bytes", m.kv_transfer_bytes},
                                         {"seconds", stats_json(m.kv_transfer_s)}}},
                       {"speculative", speculative_json(m.speculative)},
+                      {"prefix_cache", prefix_cache_json(m)},
+                      {"scheduling", m.scheduling},
+                      {"priority_classes", priority_classes_json(m)},
                       {"series", series}};
   return j;
 }

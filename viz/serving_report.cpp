@@ -70,6 +70,26 @@ void print_speculative(std::ostream& out, const ServingMetrics& m) {
                   ms(s.baseline_tpot_s.mean)));
 }
 
+// vLLM's log line "Prefix cache hit rate: X%" (printed once a lookup hit).
+void print_prefix_cache(std::ostream& out, const ServingMetrics& m) {
+  if (m.prefix_hits + m.prefix_preempted_hits == 0) return;
+  std::string text = fmt::format("hit rate {:.1f} %  ({} of {} prompt tokens cached", 100 * m.prefix_hit_rate,
+                                 m.prefix_hits, m.prefix_queries);
+  if (m.prefix_preempted_queries > 0)
+    text += fmt::format("; preempted requests coming back: {} of {}", m.prefix_preempted_hits, m.prefix_preempted_queries);
+  row(out, "prefix cache", text + fmt::format("; {} blocks evicted)", m.prefix_evictions));
+}
+
+// Per priority value: its requests, TTFT and E2EL (mean, p99).
+void print_priorities(std::ostream& out, const ServingMetrics& m) {
+  if (m.priority_classes.empty()) return;
+  fmt::print(out, "\n  {:<10} {:>8} {:>11} {:>11} {:>11} {:>11}   (scheduling={})\n", "priority", "requests",
+             "TTFT mean", "TTFT p99", "E2EL mean", "E2EL p99", m.scheduling);
+  for (const auto& c : m.priority_classes)
+    fmt::print(out, "  {:<10} {:>8} {:>11} {:>11} {:>11} {:>11}\n", c.priority, c.requests, ms(c.ttft_s.mean),
+               ms(c.ttft_s.p99), ms(c.e2e_s.mean), ms(c.e2e_s.p99));
+}
+
 void print_latency(std::ostream& out, const char* name, const LatencyStats& s) {
   fmt::print(out, "  {:<10} {:>11} {:>11} {:>11} {:>11}\n", name, ms(s.mean), ms(s.p50), ms(s.p90), ms(s.p99));
 }
@@ -130,6 +150,7 @@ void print_serving_report(std::ostream& out, const RunResult& r) {
                                        m.simulated_steps));
   print_preemption(out, m);
   print_speculative(out, m);
+  print_prefix_cache(out, m);
   row(out, "batch occupancy", fmt::format("{:.1f} sequences per step (time-weighted)", m.mean_batch));
   row(out, "KV use", fmt::format("mean {:.1f} %, peak {:.1f} % of the pool", 100 * m.mean_kv_use, 100 * m.peak_kv_use));
   if (m.slo_ttft_s > 0 || m.slo_tpot_s > 0 || m.slo_e2el_s > 0)
@@ -142,6 +163,7 @@ void print_serving_report(std::ostream& out, const RunResult& r) {
   print_latency(out, "TPOT", m.tpot_s);
   print_latency(out, "ITL", m.itl_s);
   print_latency(out, "E2E", m.e2e_s);
+  print_priorities(out, m);
   print_series(out, m);
 }
 

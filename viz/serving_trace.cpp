@@ -48,7 +48,8 @@ void request_tracks(nlohmann::json& events, const ServingMetrics& m) {
     events.push_back(metadata("thread_sort_index", kRequestsProcess, tid, {{"sort_index", r.id}}));
     for (const RequestPhase& p : r.phases)
       events.push_back(event(phase_name(p.kind), "request", kRequestsProcess, tid, p.start, p.end - p.start,
-                             {{"instance", p.instance}, {"prompt", r.prompt}, {"output", r.output}}));
+                             {{"instance", p.instance}, {"prompt", r.prompt}, {"output", r.output},
+                              {"cached_tokens", r.cached_tokens}, {"priority", r.priority}}));
   }
 }
 

@@ -102,6 +102,7 @@ ServingMetrics compute_serving_metrics(const ServeSpec& spec, const ServingDeplo
   m.max_batch = spec.max_batch, m.max_tokens_per_step = spec.max_tokens_per_step;
   pool_metrics(spec, runner.engines().front()->scheduler().pool(), m);
   request_metrics(spec, log, m);
+  sharing_metrics(spec, log, m);
   swap_metrics(spec, log, setting, m);
   m.engine_steps = std::int64_t(log.steps.size());
   m.simulated_steps = log.simulated, m.preemptions = log.preemptions;

@@ -35,6 +35,8 @@ ServingMetrics compute_serving_metrics(const ServeSpec& spec, const ServingDeplo
 SpeculativeMetrics speculative_metrics(const ServeSpec& spec, const ServingMetrics& m, const KvPool& pool,
                                        const ServingMetrics* baseline);
 
+// Prefix caching's hit rate and per-priority latencies (serving_metrics_sharing.cpp).
+void sharing_metrics(const ServeSpec& spec, const ServingLog& log, ServingMetrics& m);
 // Per-instance figures, the pools' use over time and the series samples (serving_metrics_time.cpp).
 void instance_metrics(ServingMetrics& m, const ServingDeployment& runner);
 // The output tokens per second between consecutive series samples, from when each token came out.

@@ -24,6 +24,7 @@ ServingDeployment::ServingDeployment(sc_core::sc_module_name name, const ServeSp
     seqs_[i].prefill_len = reqs[i].prompt;
     ServedRequest& r = log_.requests[i];
     r.id = reqs[i].id, r.prompt = reqs[i].prompt, r.output = reqs[i].output, r.arrival = reqs[i].arrival;
+    r.priority = reqs[i].priority;
     r.first_scheduled = -1;
   }
   shared_.stepped = [this](ServingEngine& e, const StepOutcome& out) { stepped(e, out); };

@@ -28,6 +28,10 @@ struct ServingLog {
   std::int64_t simulated = 0, preemptions = 0;
   std::int64_t swap_outs = 0, swap_ins = 0, swap_fallbacks = 0;
   double swapped_bytes = 0;  // out and in, every device
+  // Prefix caching (vLLM PrefixCacheStats): prompt tokens looked up and found cached, for requests
+  // never preempted and apart for preempted ones coming back; cached blocks evicted for room.
+  std::int64_t prefix_queries = 0, prefix_hits = 0, prefix_preempted_queries = 0, prefix_preempted_hits = 0;
+  std::int64_t prefix_evictions = 0;
 
   // Request `id` enters phase `kind` on `instance` at `t` (the phase it was in ends there).
   void enter(std::size_t id, RequestPhase::Kind kind, double t, int instance) {

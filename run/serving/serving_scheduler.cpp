@@ -6,29 +6,53 @@
 
 namespace hwsim {
 
-// What is left of a step while it is being planned.
-struct ServingScheduler::Budget {
-  std::int64_t tokens = 0;
-  bool preempted = false;
-};
-
 ServingScheduler::ServingScheduler(const ServeSpec& spec, const KvPool& pool, InstanceRole role, int instance,
                                    std::vector<ServeSeq>& seqs, ServingLog& log)
     : spec_(spec), pool_(pool), role_(role), instance_(instance), seqs_(seqs), log_(log) {
   if (spec.speculative.on()) decode_tokens_ = spec.speculative.k + 1, lookahead_ = spec.speculative.k;
   free_blocks_ = pool_.blocks;
   swap_free_ = spec.preemption == Preemption::swap ? spec.swap_space : 0;
+  caching_ = spec.prefix_caching && spec.continuous;
+}
+
+void ServingScheduler::enqueue(std::size_t id, bool front) {
+  if (!spec_.priority_scheduling) {
+    if (front) waiting_.push_front(id);
+    else waiting_.push_back(id);
+    return;
+  }
+  // (priority, arrival, id): a preempted request returns to its place, as vLLM's priority queue
+  // re-inserts it by (priority, arrival_time).
+  auto rank = [&](std::size_t q) {
+    const ServeRequest& r = spec_.requests[q];
+    return std::tuple(r.priority, r.arrival, q);
+  };
+  waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), id,
+                                   [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); }),
+                  id);
 }
 
 void ServingScheduler::arrive(std::size_t id, double now) {
-  waiting_.push_back(id);
+  enqueue(id, false);
   log_.enter(id, RequestPhase::Kind::queued, now, instance_);
+}
+
+void ServingScheduler::allocate(std::int64_t blocks) {
+  std::int64_t fresh = std::min(blocks, free_blocks_);
+  free_blocks_ -= fresh;
+  cache_.evict(blocks - fresh);
+  log_.prefix_evictions += blocks - fresh;
+}
+
+void ServingScheduler::free_blocks_of(std::size_t id, std::int64_t blocks) {
+  free_blocks_ += blocks - cache_.held_by(id);
+  cache_.release(id);
 }
 
 bool ServingScheduler::reserve_incoming(std::size_t id) {
   std::int64_t need = pool_.blocks_for(seqs_[id].computed);
-  if (need > free_blocks_) return false;
-  free_blocks_ -= need;
+  if (need > allocatable()) return false;
+  allocate(need);
   seqs_[id].blocks = need;
   incoming_ += 1;
   return true;
@@ -36,13 +60,13 @@ bool ServingScheduler::reserve_incoming(std::size_t id) {
 
 void ServingScheduler::incoming_arrived(std::size_t id, double now) {
   incoming_ -= 1;
-  waiting_.push_back(id);
+  enqueue(id, false);
   log_.enter(id, RequestPhase::Kind::queued, now, instance_);
 }
 
 void ServingScheduler::release(std::size_t id) {
   auto it = handed_.find(id);
-  free_blocks_ += it->second;
+  free_blocks_of(id, it->second);
   handed_.erase(it);
 }
 
@@ -60,8 +84,8 @@ void ServingScheduler::admit_static(double now) {
     std::size_t id = waiting_.front();
     const ServedRequest& r = log_.requests[id];
     std::int64_t need = pool_.blocks_for(r.prompt + r.output + lookahead_);
-    if (need > free_blocks_) break;
-    free_blocks_ -= need, seqs_[id].blocks = need;
+    if (need > allocatable()) break;
+    allocate(need), seqs_[id].blocks = need;
     waiting_.pop_front();
     running_.push_back(id);
     log_.requests[id].first_scheduled = now;
@@ -84,7 +108,8 @@ std::int64_t ServingScheduler::blocks_needed(std::size_t id, std::int64_t tokens
 void ServingScheduler::commit(std::size_t id, std::int64_t tokens, StepPlan& plan, Budget& b, double now) {
   ServeSeq& s = seqs_[id];
   std::int64_t need = blocks_needed(id, tokens);
-  free_blocks_ -= need, s.blocks += need, b.tokens -= tokens;
+  allocate(need), s.blocks += need, b.tokens -= tokens;
+  if (caching_) cache_prefix(id, s.computed + tokens);
   if (s.computed < s.prefill_len) plan.chunks.push_back({id, tokens});
   else plan.decodes.push_back(id);
   ServedRequest& r = log_.requests[id];
@@ -93,7 +118,7 @@ void ServingScheduler::commit(std::size_t id, std::int64_t tokens, StepPlan& pla
 
 bool ServingScheduler::take(std::size_t id, StepPlan& plan, Budget& b, double now) {
   std::int64_t tokens = wanted(id, b.tokens);
-  if (tokens == 0 || blocks_needed(id, tokens) > free_blocks_) return false;
+  if (tokens == 0 || blocks_needed(id, tokens) > allocatable()) return false;
   commit(id, tokens, plan, b, now);
   return true;
 }
@@ -110,18 +135,44 @@ void ServingScheduler::schedule_running(StepPlan& plan, Budget& b, double now) {
     std::int64_t tokens = wanted(id, b.tokens);
     if (tokens == 0) break;
     std::int64_t need = blocks_needed(id, tokens);
-    while (need > free_blocks_ && running_.back() != id) preempt_last(plan, now), b.preempted = true;
-    if (need > free_blocks_) {
-      preempt_last(plan, now), b.preempted = true;
-      break;
+    bool self = false;
+    while (need > allocatable() && !self) {
+      std::size_t v = victim();
+      auto at = std::size_t(std::find(running_.begin(), running_.end(), v) - running_.begin());
+      self = v == id;
+      if (at < i) unschedule(v, plan, b), --i;  // scheduled earlier in this step (priority only)
+      preempt(v, plan, now), b.preempted = true;
     }
+    if (self) break;
     commit(id, tokens, plan, b, now);
   }
 }
 
-void ServingScheduler::preempt_last(StepPlan& plan, double now) {
-  std::size_t victim = running_.back();
-  running_.pop_back();
+// FCFS: the last admitted; priority: the highest priority value, then the latest arrival (vLLM v1:
+// max(self.running, key=(priority, arrival_time)); the request id breaks a tie of arrival times).
+std::size_t ServingScheduler::victim() const {
+  if (!spec_.priority_scheduling) return running_.back();
+  auto rank = [&](std::size_t q) {
+    const ServeRequest& r = spec_.requests[q];
+    return std::tuple(r.priority, r.arrival, q);
+  };
+  return *std::max_element(running_.begin(), running_.end(),
+                           [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+}
+
+// Its tokens of this step back to the budget (vLLM: token_budget += num_scheduled_tokens.pop(...)).
+void ServingScheduler::unschedule(std::size_t id, StepPlan& plan, Budget& b) {
+  auto d = std::find(plan.decodes.begin(), plan.decodes.end(), id);
+  if (d != plan.decodes.end()) {
+    plan.decodes.erase(d), b.tokens += decode_tokens_;
+    return;
+  }
+  auto c = std::find_if(plan.chunks.begin(), plan.chunks.end(), [&](const auto& ch) { return ch.first == id; });
+  if (c != plan.chunks.end()) b.tokens += c->second, plan.chunks.erase(c);
+}
+
+void ServingScheduler::preempt(std::size_t victim, StepPlan& plan, double now) {
+  running_.erase(std::find(running_.begin(), running_.end(), victim));
   ServeSeq& v = seqs_[victim];
   log_.preemptions += 1;
   log_.requests[victim].preemptions += 1;
@@ -130,16 +181,16 @@ void ServingScheduler::preempt_last(StepPlan& plan, double now) {
     swap_free_ -= bytes;
     plan.swap_out_blocks += v.blocks;
     v.swapped_blocks = v.blocks;
-    free_blocks_ += v.blocks, v.blocks = 0;
+    free_blocks_of(victim, v.blocks), v.blocks = 0;
     swapped_.push_back(victim);
     log_.swap_outs += 1, log_.swapped_bytes += bytes * double(pool_.tp);
     log_.enter(victim, RequestPhase::Kind::swapped, now, instance_);
     return;
   }
   if (spec_.preemption == Preemption::swap) log_.swap_fallbacks += 1;
-  free_blocks_ += v.blocks;
-  v.blocks = 0, v.computed = 0, v.prefill_len = log_.requests[victim].prompt + v.generated;
-  waiting_.push_front(victim);
+  free_blocks_of(victim, v.blocks);
+  v.blocks = 0, v.computed = 0, v.prefix_seen = 0, v.prefill_len = log_.requests[victim].prompt + v.generated;
+  enqueue(victim, true);
   log_.enter(victim, RequestPhase::Kind::preempted, now, instance_);
 }
 
@@ -165,7 +216,7 @@ void ServingScheduler::swap_in(StepPlan& plan, Budget& b, double now) {
 void ServingScheduler::admit_waiting(StepPlan& plan, Budget& b, double now) {
   while (!waiting_.empty() && std::int64_t(running_.size()) < spec_.max_batch && b.tokens > 0) {
     std::size_t id = waiting_.front();
-    if (!take(id, plan, b, now)) break;
+    if (!admit(id, plan, b, now)) break;
     waiting_.pop_front();
     running_.push_back(id);
     bool prefilling = !plan.chunks.empty() && plan.chunks.back().first == id;
@@ -236,7 +287,7 @@ StepOutcome ServingScheduler::finish(const StepPlan& plan, double now) {
     ServeSeq& s = seqs_[id];
     bool handed = !s.finished && std::find(out.handed_off.begin(), out.handed_off.end(), id) != out.handed_off.end();
     if (handed) handed_.emplace(id, s.blocks), s.blocks = 0;  // the decode instance's count from here
-    else if (s.finished && (spec_.continuous || all_done)) free_blocks_ += s.blocks, s.blocks = 0;
+    else if (s.finished && (spec_.continuous || all_done)) free_blocks_of(id, s.blocks), s.blocks = 0;
     else kept.push_back(id);
   }
   running_ = std::move(kept);

@@ -18,6 +18,15 @@
 // Roles: a mixed instance does both phases; a prefill instance hands each request off when its
 // prefill produced the first token (its blocks held until the KV has left); a decode instance takes
 // requests whose KV arrives from a prefill instance, blocks reserved before the transfer.
+//
+// Prefix caching (docs/serving.md, "Prefix caching"): a request admitted with nothing computed
+// takes the longest chain of its group's cached full blocks (at most prefill − 1 tokens, as vLLM
+// recomputes the last token) and prefills only the rest; the full prefix blocks a step will compute
+// are cached when it is scheduled (as vLLM's allocate_slots caches them). A free cached block counts
+// as free: it is evicted (least recently freed first) once the never-cached free blocks are gone.
+// Priorities (scheduling=priority, "Priorities"): the waiting queue is ordered by (priority,
+// arrival); the victim of a preemption is the running request of the highest priority value, then
+// the latest arrival (vLLM v1's Scheduler.schedule); a waiting request never preempts a running one.
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -25,6 +34,7 @@
 
 #include "run/serving/serving_log.h"
 #include "run/serving/serving_pool.h"
+#include "run/serving/serving_prefix_cache.h"
 #include "workloads/serve/serve_spec.h"
 
 namespace hwsim {
@@ -39,6 +49,7 @@ struct ServeSeq {
   std::int64_t blocks = 0;          // KV blocks held on its instance
   std::int64_t swapped_blocks = 0;  // KV blocks held in host memory (preemption=swap)
   std::int64_t rounds = 0;          // verification steps so far (the acceptance draws' index)
+  std::int64_t prefix_seen = 0;     // its prefix blocks already taken from or offered to the prefix cache
   bool finished = false;
 };
 
@@ -72,14 +83,18 @@ class ServingScheduler {
   StepOutcome finish(const StepPlan& plan, double now);
 
   std::int64_t load() const;  // requests here not finished: waiting, swapped, running, incoming
-  std::int64_t used_blocks() const { return pool_.blocks - free_blocks_; }
+  // Blocks held by requests (a shared prefix block once); free cached blocks count as free, as vLLM's usage.
+  std::int64_t used_blocks() const { return pool_.blocks - free_blocks_ - cache_.evictable(); }
   std::int64_t waiting() const { return std::int64_t(waiting_.size() + swapped_.size()); }
   const KvPool& pool() const { return pool_; }
   // Query tokens a decoding sequence adds per step: 1, or k + 1 with speculation.
   std::int64_t decode_tokens() const { return decode_tokens_; }
 
  private:
-  struct Budget;
+  struct Budget {  // what is left of a step while it is being planned
+    std::int64_t tokens = 0;
+    bool preempted = false;
+  };
   void admit_static(double now);
   void schedule_running(StepPlan& plan, Budget& b, double now);
   void swap_in(StepPlan& plan, Budget& b, double now);
@@ -91,7 +106,18 @@ class ServingScheduler {
   void commit(std::size_t id, std::int64_t tokens, StepPlan& plan, Budget& b, double now);
   // Schedules `id`'s next tokens if the budget and the free blocks allow.
   bool take(std::size_t id, StepPlan& plan, Budget& b, double now);
-  void preempt_last(StepPlan& plan, double now);
+  // A waiting request's admission: with nothing computed, its cached prefix first (prefix caching).
+  bool admit(std::size_t id, StepPlan& plan, Budget& b, double now);
+  std::int64_t cached_blocks(std::size_t id) const;  // the prefix blocks a lookup would hit
+  void record_lookup(std::size_t id, std::int64_t hit_tokens);
+  void cache_prefix(std::size_t id, std::int64_t positions);  // offers its prefix blocks below positions
+  std::int64_t allocatable() const { return free_blocks_ + cache_.evictable(); }
+  void allocate(std::int64_t blocks);                     // never-cached free blocks first, then evictions
+  void free_blocks_of(std::size_t id, std::int64_t blocks);  // its own blocks freed, its references dropped
+  void enqueue(std::size_t id, bool front);               // into the waiting queue (fcfs: front or back)
+  std::size_t victim() const;                             // whom a preemption takes
+  void unschedule(std::size_t id, StepPlan& plan, Budget& b);  // drops this step's work of `id`
+  void preempt(std::size_t victim, StepPlan& plan, double now);
   std::int64_t produced(std::size_t id, StepOutcome& out);
   void produce(std::size_t id, std::int64_t tokens, double now, StepOutcome& out);
 
@@ -102,7 +128,9 @@ class ServingScheduler {
   std::vector<ServeSeq>& seqs_;
   ServingLog& log_;
   std::int64_t decode_tokens_ = 1, lookahead_ = 0;
-  std::int64_t free_blocks_ = 0;
+  std::int64_t free_blocks_ = 0;         // free and never cached (or evicted)
+  bool caching_ = false;                 // prefix caching (continuous batching only)
+  PrefixCache cache_;
   double swap_free_ = 0;                 // bytes of host swap space left, per device
   std::vector<std::size_t> running_;     // admission order
   std::deque<std::size_t> waiting_;      // arrived or preempted (preempted go first), FIFO
