@@ -249,3 +249,30 @@ TEST_CASE("hostile bound, kernel argument: a 10^12-element buffer costs its page
   accepted(case_dir(), "--chip h100 --set gpu.core.model=warp --kernel workloads/kernels/stream_copy.hwk --grid 1 --block 32 "
                        "--arg a=1000000000000 --arg n=64 -q");  // under the suite's 4 GiB address-space limit
 }
+
+TEST_CASE("hostile wrong, serve prefix caching and priorities: each mistake is one line naming the field") {
+  const std::string base = "--chip h100 -w serve:model=llama3_8b,requests=4,rate=inf,prompt=128,output=4";
+  refused(base + ",shared_prefix=200 -q", 4, "shared_prefix: 200 tokens is longer than request 0's prompt of 128");
+  refused(base + ",shared_prefix=-16 -q", 4, "shared_prefix: '-16' is negative");
+  refused(base + ",prefix_caching=maybe -q", 4, "prefix_caching");
+  refused(base + ",scheduling=lifo -q", 4, "scheduling: 'lifo' is not fcfs or priority");
+  refused(base + ",priority=uniform:2..1 -q", 4, "priority: range 2..1 is empty");
+  refused(base + ",priority=-1 -q", 4, "priority: '-1' is malformed");
+}
+
+TEST_CASE("hostile wrong, serve trace file: bad prefix and priority columns name the file, line and column") {
+  auto dir = case_dir();
+  write_input(dir, "p.csv", "arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n0,128,4,0,64\n0,128,4,0,300\n");
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/p.csv -q", 4,
+          "p.csv:3: prefix_tokens: 300 shared tokens is more than the prompt's 128");
+  write_input(dir, "g.csv", "arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n0,128,4,0,\n");
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/g.csv -q", 4,
+          "g.csv:2: prefix_tokens: missing: prefix_group and prefix_tokens go together");
+  write_input(dir, "n.csv", "arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n0,128,4,-2,16\n");
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/n.csv -q", 4, "n.csv:2: prefix_group: '-2'");
+  write_input(dir, "q.jsonl", "{\"arrival_s\": 0, \"prompt_tokens\": 16, \"output_tokens\": 4, \"priority\": 1.5}\n");
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/q.jsonl -q", 4, "q.jsonl:1: priority: '1.5' is not a priority");
+  write_input(dir, "r.csv", "arrival_s,prompt_tokens,output_tokens,priority\n0,16,4,1\n");
+  refused(dir, "--chip h100 -w serve:model=llama3_8b,trace={dir}/r.csv,priority=uniform:0..2 -q", 4,
+          "priority: the request file gives each request's priority");
+}

@@ -58,3 +58,17 @@ TEST_CASE("serve reuse: under a power limit reused steps give the numbers of re-
   CHECK(low.first < low.second);
   CHECK(mid.first > low.first);
 }
+
+TEST_CASE("serve reuse: with prefix caching and priorities reused shapes give the re-simulated numbers") {
+  // Shared prompts (hits shorten prefill chunks), priorities under a small pool (priority preemption
+  // may unschedule a request already planned this step): every number as re-simulated.
+  const std::string spec = "serve:model=llama3_8b,layers=1,requests=10,rate=300,prompt=uniform:40..120,output=uniform:"
+                           "4..24,seed=3,max_batch=4,shared_prefix=32,scheduling=priority,priority=uniform:0..2,"
+                           "kv_blocks=20";
+  std::string reused = serve_numbers("h100", spec);
+  std::string fresh = serve_numbers("h100", spec + ",reuse=false");
+  INFO(reused);
+  INFO(fresh);
+  CHECK(reused == fresh);
+  CHECK(serve_numbers("h100", spec) == reused);
+}
