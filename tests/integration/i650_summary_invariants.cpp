@@ -138,6 +138,16 @@ TEST_CASE("invariants: the pipelines, collectives and training of issue 33's tab
   CHECK(check_run("--system h200x2 -w chakra:file=" + std::string(HWSIM_SOURCE_DIR) + "/tests/data/chakra.0.et"));
 }
 
+TEST_CASE("invariants: serving with prefix caching and priorities") {
+  // a shared system prompt under a small pool (preemptions, evictions); priorities with preemption
+  CHECK(check_run("--chip h100 -w serve:model=llama3_8b,requests=24,rate=inf,prompt=uniform:600..900,output=uniform:"
+                  "8..64,seed=2,shared_prefix=512,kv_blocks=120"));
+  CHECK(check_run("--chip h100 -w serve:model=llama3_8b,requests=30,rate=inf,prompt=256,output=48,max_batch=12,"
+                  "kv_blocks=120,scheduling=priority,priority=uniform:0..2,shared_prefix=128"));
+  CHECK(check_run("--system dgx_h100 -w serve:model=llama3_8b,requests=16,rate=10,prompt=256,output=16,"
+                  "shared_prefix=200,scheduling=priority,priority=uniform:0..1,disaggregate=1P1D"));
+}
+
 TEST_CASE("invariants: serving on a chip, with preemption, speculation and reuse=ops") {
   CHECK(check_run("--chip h100 -w serve:model=llama3_8b,requests=40,rate=20,prompt=uniform:32..512,output=uniform:8..64,seed=1"));
   CHECK(check_run("--chip h100 -w serve:model=llama3_8b,requests=24,rate=inf,prompt=128,output=24,max_batch=8"));
