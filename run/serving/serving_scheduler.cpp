@@ -123,7 +123,8 @@ bool ServingScheduler::take(std::size_t id, StepPlan& plan, Budget& b, double no
   return true;
 }
 
-// Running sequences first, in admission order; blocks short: the last admitted is preempted.
+// Running sequences first, in admission order; blocks short: victim() is preempted (fcfs: the last
+// admitted), until the blocks are free or the victim is the sequence itself.
 void ServingScheduler::schedule_running(StepPlan& plan, Budget& b, double now) {
   for (std::size_t i = 0; i < running_.size() && b.tokens > 0; ++i) {
     std::size_t id = running_[i];
