@@ -19,7 +19,7 @@ bool serving_sweep(const SweepSpec& spec) {
 const std::vector<std::string>& serving_metric_columns() {
   static const std::vector<std::string> columns = {"request_throughput", "request_goodput", "slo_attainment",
                                                    "ttft_p50", "ttft_p99", "tpot_p50", "tpot_p99", "itl_p99",
-                                                   "e2el_p50", "e2el_p99"};
+                                                   "e2el_p50", "e2el_p99", "prefix_hit_rate"};
   return columns;
 }
 
@@ -42,6 +42,7 @@ void add_serving(const ServingMetrics& s, nlohmann::ordered_json& m) {
   m["tpot_p50"] = s.tpot_s.p50, m["tpot_p99"] = s.tpot_s.p99;
   m["itl_p99"] = s.itl_s.p99;
   m["e2el_p50"] = s.e2e_s.p50, m["e2el_p99"] = s.e2e_s.p99;
+  m["prefix_hit_rate"] = s.prefix_caching ? nlohmann::ordered_json(s.prefix_hit_rate) : nlohmann::ordered_json();
 }
 }  // namespace
 

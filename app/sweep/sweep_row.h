@@ -25,7 +25,8 @@ const std::vector<std::string>& sweep_metric_columns();
 bool serving_sweep(const SweepSpec& spec);
 // request_throughput (requests/s), request_goodput (requests/s within every SLO given; empty
 // without one), slo_attainment (fraction; empty without an SLO), and the p50/p99 of TTFT, TPOT,
-// ITL and E2E latency (seconds): ttft_p50, ttft_p99, tpot_p50, tpot_p99, itl_p99, e2el_p50, e2el_p99.
+// ITL and E2E latency (seconds): ttft_p50, ttft_p99, tpot_p50, tpot_p99, itl_p99, e2el_p50, e2el_p99;
+// prefix_hit_rate (vLLM's prefix cache hit rate; empty with prefix_caching=false).
 const std::vector<std::string>& serving_metric_columns();
 // Every numeric column a sweep of `spec` writes (what --plot-y may name).
 std::vector<std::string> plot_metric_columns(const SweepSpec& spec);
