@@ -120,6 +120,11 @@ bool FlowNetwork::fill_one() {
   if (f.member_weight > 0)
     for (ResourceId m : f.members) held += level_[m] == level ? 1 : 0;
   if (!full && held < f.members.size()) return false;  // part of the group holds: it splits
+  f.demands.for_each([&](const FlowDemand& d) {
+    if (d.weight > 0 && level_[d.resource] == level && hot_[std::size_t(d.resource)].watched) ++watched_saturations_;
+  });
+  if (f.member_weight > 0)
+    for (ResourceId m : f.members) watched_saturations_ += level_[m] == level && hot_[std::size_t(m)].watched ? 1 : 0;
   f.rate = level;
   shared_saturated_ = shared;
   live_.clear();
@@ -192,6 +197,7 @@ bool FlowNetwork::freeze(double level, bool with_shared) {
   for (ResourceId r : active_) {
     if (level_[r] != level) continue;
     shared_saturated_ = shared_saturated_ || hot_[std::size_t(r)].shared;
+    watched_saturations_ += hot_[std::size_t(r)].watched ? 1 : 0;
     for (const Entry& e : entries_[r]) {
       if (e.member) ++held_members_[e.flow];
       else full_[e.flow] = 1;

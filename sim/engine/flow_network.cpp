@@ -378,10 +378,12 @@ void FlowNetwork::recompute_rates() {
   dirty_ = false;
   bool local = local_on && tracks_local() && flows_.size() >= kLocalMinFlows;
   if (local && local_valid_) {
+    const std::uint64_t saturations = watched_saturations_;
     if (refill_local() && !shared_limits()) {
       ++fill_counts_.local, ++process_counts.local;
       return list_busy();
     }
+    watched_saturations_ = saturations;  // the local rates were not taken
   }
   fill_all();
   ++fill_counts_.whole, ++process_counts.whole;

@@ -189,6 +189,14 @@ class FlowNetwork {
   double capacity(ResourceId r) const { return resources_[r].capacity; }
   const std::string& name(ResourceId r) const { return resources_[r].name; }
 
+  // Watched resources (a GPU's SMs, whose capacity follows its clock): how many times one of them
+  // saturated in a filling whose rates were taken, so far. Over a span in which the count did not
+  // grow, the rates were set by other resources and caps alone, so the same flows with any larger
+  // capacities of the watched resources take the same rates, bit for bit (a resource that does not
+  // saturate takes no part in a filling's outcome). Counted conservatively: a tie counts.
+  void watch(ResourceId r) { hot_[std::size_t(r)].watched = true; }
+  std::uint64_t watched_saturations() const { return watched_saturations_; }
+
   // How the rates were recomputed so far: fillings of the whole network, and local refills that
   // sufficed (flow_local.cpp).
   struct FillCounts {
@@ -234,6 +242,7 @@ class FlowNetwork {
     double busy = 0;             // seconds with a flow on it at a rate
     std::uint32_t weighted = 0;  // shared: live flows crossing it with weight (a group once)
     bool shared = false;
+    bool watched = false;        // watch()
   };
   struct Flow {
     FlowId id;
@@ -333,6 +342,7 @@ class FlowNetwork {
 
   bool dirty_ = false;  // flows changed since the rates were computed
   FillCounts fill_counts_;
+  std::uint64_t watched_saturations_ = 0;
   // Scratch space of the filling, reused. An entry is a live flow's load on one resource: a shared
   // demand (added `times` = the group's count times) or one member's private resource.
   struct Entry {

@@ -26,7 +26,7 @@ namespace {
 struct Run {
   std::vector<std::string> names;
   std::vector<double> figures;
-  std::uint64_t replayed = 0;
+  std::uint64_t replayed = 0, repriced = 0;
 };
 
 Run run(const std::string& chip, const std::vector<std::string>& overrides, const std::string& spec, bool replay) {
@@ -35,7 +35,8 @@ Run run(const std::string& chip, const std::vector<std::string>& overrides, cons
     RunStreams keep;
     keep.keep_records = true;
     RunResult r = simulate(load_chip(chip, overrides), WorkloadCatalog::build(spec), keep);
-    std::string out = fmt::format("{} {:a} {:a}\n", TileMachine::process_replay_counts().replayed, r.seconds, r.energy);
+    const TileMachine::ReplayCounts n = TileMachine::process_replay_counts();
+    std::string out = fmt::format("{} {} {:a} {:a}\n", n.replayed, n.repriced, r.seconds, r.energy);
     for (const auto& step : r.steps)
       for (const auto& k : step.records) {
         out += fmt::format("{} {:a} {:a} {:a} {:a} {:a} {:a} {:a} {:a} {:a}", k.name, k.start, k.end, k.energy, k.clock,
@@ -50,7 +51,7 @@ Run run(const std::string& chip, const std::vector<std::string>& overrides, cons
   Run out;
   std::istringstream in(text);
   std::string word;
-  in >> out.replayed;
+  in >> out.replayed >> out.repriced;
   while (in >> word) {
     if (std::isalpha(static_cast<unsigned char>(word[0])) && word.rfind("0x", 0) != 0 && word.rfind("-0x", 0) != 0)
       out.names.push_back(word);
@@ -60,7 +61,7 @@ Run run(const std::string& chip, const std::vector<std::string>& overrides, cons
   return out;
 }
 
-void check_alike(const std::string& chip, const std::vector<std::string>& overrides, const std::string& spec) {
+Run check_alike(const std::string& chip, const std::vector<std::string>& overrides, const std::string& spec) {
   Run replayed = run(chip, overrides, spec, true), simulated = run(chip, overrides, spec, false);
   CHECK_MESSAGE(replayed.replayed > 0, spec << ": no kernel replayed");
   CHECK(simulated.replayed == 0);
@@ -74,6 +75,7 @@ void check_alike(const std::string& chip, const std::vector<std::string>& overri
     if (off++ < 5) MESSAGE(spec << ": figure " << i << " replayed " << a << ", simulated " << b);
   }
   CHECK_MESSAGE(off == 0, off << " figures differ");
+  return replayed;
 }
 
 }  // namespace
@@ -88,6 +90,15 @@ TEST_CASE("kernel replay: a generate's steps replay as they simulate") {
 
 TEST_CASE("kernel replay: under a power limit, replays take only the clocks the governor sets") {
   check_alike("h100", {"power.tdp=300 W"}, "decode:model=llama3_8b,batch=128,context=400,layers=6");
+}
+
+// A kernel whose flows no SM limited (memory-bound) runs alike at any higher clock: recorded at
+// one clock, it is taken at the higher ones the throttling governor sets later, its energy priced
+// again at them (GpuClockDomain::replay_at_clocks). Those must occur, and change no bit.
+TEST_CASE("kernel replay: a memory-bound kernel recorded at one clock runs repriced at higher ones") {
+  Run r = check_alike("h100", {"power.tdp=300 W"}, "decode:model=llama3_8b,batch=64,context=400,layers=8");
+  CHECK(r.repriced > 0);
+  CHECK(r.repriced < r.replayed);
 }
 
 TEST_CASE("kernel replay: a partitioned AMD chip with its memory-side cache") {

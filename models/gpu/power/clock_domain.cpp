@@ -38,6 +38,7 @@ GpuClockDomain::GpuClockDomain(sc_core::sc_module_name name, const GpuChip& chip
       flows_(flows),
       resources_(std::move(resources)),
       governor_(chip.power) {
+  for (ResourceId r : resources_.sms) flows_.network().watch(r);  // their capacity follows the clock
   SC_METHOD(tick);
   sensitive << tick_;
   dont_initialize();
@@ -70,28 +71,38 @@ void GpuClockDomain::apply_clock(double clock) {
 
 void GpuClockDomain::update() {
   if (sc_core::sc_time_stamp() <= last_.time) return;  // nothing happened since (a kernel starts as the last ended)
-  Counters now = read();
-  double dt = seconds_of(now.time - last_.time);
-  if (dt <= 0) return;
-  double clock = governor_.clock();
-  const GpuActivity a = activity_since_last(now);
-  double work = now.sm_work - last_.sm_work;
+  const Counters now = read();
+  const Counters d = now - last_;
+  if (seconds_of(d.time) <= 0) return;
+  const double clock = governor_.clock();
   last_ = now;
-  if (kernel_) {
-    span_.seconds += dt, span_.clock_seconds += clock * dt;
-    if (clock < params_.max_clock) span_.throttled += dt;
-    span_.static_joules += params_.static_watts(clock) * dt;
-    span_.busy += a.busy_sm_seconds, span_.busy_scaled += a.busy_sm_seconds * params_.power_scale(clock);
-    span_.work += work, span_.work_scaled += work * params_.energy_scale(clock);
-    span_.l2 += a.l2_bytes, span_.l2_scaled += a.l2_bytes * params_.energy_scale(clock);
-  }
-  GpuEnergy e = gpu_energy(params_, a, clock);
-  if (kernel_ && params_.governed())  // a span the governor's clock did not hold within the limit
-    span_.over_limit += std::max(0.0, params_.static_watts(clock) * dt + e.core() + e.memory() - params_.limit * dt);
-  double next = governor_.observe(dt, e.core(), e.memory());
+  const Observation o = price_span(governor_, d, kernel_ ? &inflight_ : nullptr, kernel_ ? &span_ : nullptr);
   for (Recording* r : recording_)
-    if (r) r->observed.push_back({dt, e.core(), e.memory(), next});
-  if (next != clock) apply_clock(next);
+    if (r) r->observed.push_back(o);
+  if (Recording* r = recording_[int(Level::kernel)]) {
+    r->spans.push_back(d);
+    r->repriceable = r->repriceable && kernel_;
+  }
+  if (o.clock != clock) apply_clock(o.clock);
+}
+
+GpuClockDomain::Observation GpuClockDomain::price_span(DvfsGovernor& g, const Counters& d, const KernelInputs* k,
+                                                       KernelSpan* span) const {
+  const double dt = seconds_of(d.time), clock = g.clock();
+  const GpuActivity a = activity_of(d, k);
+  if (span) {
+    span->seconds += dt, span->clock_seconds += clock * dt;
+    if (clock < params_.max_clock) span->throttled += dt;
+    span->static_joules += params_.static_watts(clock) * dt;
+    span->busy += a.busy_sm_seconds, span->busy_scaled += a.busy_sm_seconds * params_.power_scale(clock);
+    span->work += d.sm_work, span->work_scaled += d.sm_work * params_.energy_scale(clock);
+    span->l2 += a.l2_bytes, span->l2_scaled += a.l2_bytes * params_.energy_scale(clock);
+  }
+  const GpuEnergy e = gpu_energy(params_, a, clock);
+  if (span && params_.governed())  // a span the governor's clock did not hold within the limit
+    span->over_limit += std::max(0.0, params_.static_watts(clock) * dt + e.core() + e.memory() - params_.limit * dt);
+  const double next = g.observe(dt, e.core(), e.memory());
+  return {dt, e.core(), e.memory(), next};
 }
 
 void GpuClockDomain::record(Recording* into, Level level) {
@@ -100,7 +111,8 @@ void GpuClockDomain::record(Recording* into, Level level) {
   if (!into) return;
   update();
   slot = into;
-  *into = Recording{governor_.clock(), {}, {}};
+  *into = Recording{};
+  into->start_clock = governor_.clock();
 }
 
 void GpuClockDomain::stop_recording(Level level) {
@@ -114,39 +126,22 @@ void GpuClockDomain::restart_counters() { last_ = read(); }
 
 void GpuClockDomain::replayed(const Recording& r) { last_ = read() - r.tail; }
 
-GpuActivity GpuClockDomain::activity_since_last(const Counters& now) const {
+GpuActivity GpuClockDomain::activity_of(const Counters& d, const KernelInputs* k) {
   GpuActivity a;
-  a.seconds = seconds_of(now.time - last_.time);
-  a.busy_sm_seconds = now.sm_busy - last_.sm_busy;
-  if (kernel_) a.flops[std::size_t(dtype_)] = (now.sm_work - last_.sm_work) * flops_per_work_, a.constant_data = constant_data_;
-  a.l2_bytes = now.l2 - last_.l2;
-  a.mall_bytes = now.mall - last_.mall;
-  a.hbm_bytes = now.hbm - last_.hbm;
+  a.seconds = seconds_of(d.time);
+  a.busy_sm_seconds = d.sm_busy;
+  if (k) a.flops[std::size_t(k->dtype)] = d.sm_work * k->flops_per_work, a.constant_data = k->constant_data;
+  a.l2_bytes = d.l2;
+  a.mall_bytes = d.mall;
+  a.hbm_bytes = d.hbm;
   return a;
 }
 
 GpuClockDomain::Observation GpuClockDomain::pending() {
   const Counters now = read();
   if (now.time <= last_.time) return {0, 0, 0, governor_.clock()};
-  GpuEnergy e = gpu_energy(params_, activity_since_last(now), governor_.clock());
+  GpuEnergy e = gpu_energy(params_, activity_of(now - last_, kernel_ ? &inflight_ : nullptr), governor_.clock());
   return {seconds_of(now.time - last_.time), e.core(), e.memory(), governor_.clock()};
-}
-
-bool GpuClockDomain::replay(const Recording& r) {
-  if (kernel_) return false;
-  const Observation gap = pending();
-  DvfsGovernor g = governor_;
-  if (gap.seconds > 0) g.observe(gap.seconds, gap.core_joules, gap.memory_joules);
-  if (g.clock() != r.start_clock) return false;
-  for (const Observation& o : r.observed)
-    if (g.observe(o.seconds, o.core_joules, o.memory_joules) != o.clock) return false;
-  const double before = governor_.clock();
-  if (gap.seconds > 0) update();  // the gap, observed for real (a step recording in progress takes it)
-  governor_ = g;  // the counters restart when the step's time has passed (replayed)
-  for (Recording* into : recording_)
-    if (into) into->observed.insert(into->observed.end(), r.observed.begin(), r.observed.end());
-  if (governor_.clock() != before) apply_clock(governor_.clock());
-  return true;
 }
 
 void GpuClockDomain::tick() {
@@ -158,10 +153,10 @@ void GpuClockDomain::kernel_started(const PackedKernel& packed) {
   update();  // the span since the last kernel (idle, if any)
   const Kernel& kernel = packed.kernel;
   kernel_ = &kernel;
-  dtype_ = kernel.dtype;
-  constant_data_ = writes_constant_data(packed);
-  double work = kernel_sm_work(packed, port_rate_);
-  flops_per_work_ = ratio(kernel.flops, work);
+  inflight_ = KernelInputs{};
+  inflight_.dtype = kernel.dtype;
+  inflight_.constant_data = writes_constant_data(packed);
+  inflight_.flops_per_work = ratio(kernel.flops, kernel_sm_work(packed, port_rate_));
   span_ = KernelSpan{};
   if (params_.governed() && params_.control_period > 0) tick_.notify(to_sc_time(params_.control_period));
 }
@@ -171,25 +166,31 @@ KernelPower GpuClockDomain::kernel_finished(const Kernel& kernel, double busy_sm
   update();
   tick_.cancel();
   kernel_ = nullptr;
-  // Each component priced at the reference clock, then scaled by the clocks its own activity ran at.
+  inflight_.dtype = kernel.dtype, inflight_.flops = kernel.flops, inflight_.busy_sm_seconds = busy_sm_seconds;
+  inflight_.l2_bytes = l2_bytes, inflight_.mall_bytes = mall_bytes, inflight_.hbm_bytes = hbm_bytes;
+  if (Recording* r = recording_[int(Level::kernel)]) r->kernel = inflight_;
+  return price_kernel(inflight_, span_, governor_.clock());
+}
+
+// Each component priced at the reference clock, then scaled by the clocks its own activity ran at.
+KernelPower GpuClockDomain::price_kernel(const KernelInputs& k, const KernelSpan& span, double last) const {
   GpuActivity a;
-  a.busy_sm_seconds = busy_sm_seconds;
-  a.flops[std::size_t(kernel.dtype)] = kernel.flops;
-  a.l2_bytes = l2_bytes, a.mall_bytes = mall_bytes, a.hbm_bytes = hbm_bytes;
-  a.constant_data = constant_data_;
+  a.busy_sm_seconds = k.busy_sm_seconds;
+  a.flops[std::size_t(k.dtype)] = k.flops;
+  a.l2_bytes = k.l2_bytes, a.mall_bytes = k.mall_bytes, a.hbm_bytes = k.hbm_bytes;
+  a.constant_data = k.constant_data;
   KernelPower out;
   out.energy = gpu_energy(params_, a, params_.reference_clock);
-  double last = governor_.clock();
   auto mean = [&](double scaled, double weight, double fallback) { return weight > 0 ? scaled / weight : fallback; };
-  out.energy[GpuEnergyPart::idle] = span_.static_joules;
-  out.energy[GpuEnergyPart::sm_active] *= mean(span_.busy_scaled, span_.busy, params_.power_scale(last));
-  double per_op = mean(span_.work_scaled, span_.work, params_.energy_scale(last));
+  out.energy[GpuEnergyPart::idle] = span.static_joules;
+  out.energy[GpuEnergyPart::sm_active] *= mean(span.busy_scaled, span.busy, params_.power_scale(last));
+  double per_op = mean(span.work_scaled, span.work, params_.energy_scale(last));
   out.energy[GpuEnergyPart::tensor_flops] *= per_op;
   out.energy[GpuEnergyPart::simt_flops] *= per_op;
-  out.energy[GpuEnergyPart::l2] *= mean(span_.l2_scaled, span_.l2, params_.energy_scale(last));
-  out.clock = mean(span_.clock_seconds, span_.seconds, last);
-  out.throttled = span_.throttled;
-  out.over_limit = span_.over_limit;
+  out.energy[GpuEnergyPart::l2] *= mean(span.l2_scaled, span.l2, params_.energy_scale(last));
+  out.clock = mean(span.clock_seconds, span.seconds, last);
+  out.throttled = span.throttled;
+  out.over_limit = span.over_limit;
   return out;
 }
 

@@ -75,10 +75,22 @@ class GpuClockDomain : public sc_core::sc_module {
       return {time - o.time, sm_work - o.sm_work, sm_busy - o.sm_busy, l2 - o.l2, mall - o.mall, hbm - o.hbm};
     }
   };
+  // What pricing a kernel needs besides its spans: kernel_started's and kernel_finished's inputs.
+  struct KernelInputs {
+    DType dtype = DType::fp32;
+    bool constant_data = false;   // the kernel reads nothing: what it writes is one value
+    double flops_per_work = 0;    // its FLOPs per SM-second of work at the max clock
+    double flops = 0, busy_sm_seconds = 0, l2_bytes = 0, mall_bytes = 0, hbm_bytes = 0;  // its totals
+  };
   struct Recording {
     double start_clock = 0;  // the clock the step began at
     std::vector<Observation> observed;
     Counters tail;           // from the last observation to the step's end (a release's write-backs)
+    // Kernel level: what the resources moved over each observed span (observed[k]'s), all inside
+    // the kernel, and its inputs: what replay_at_clocks prices again (repriceable: all were kept).
+    std::vector<Counters> spans;
+    KernelInputs kernel;
+    bool repriceable = true;
   };
   // Recordings are kept at two levels at once: a step's (app/serving_step_cache.h) and a kernel's
   // (models/gpu/tile/kernel_replay.h), the kernel's inside the step's.
@@ -93,6 +105,14 @@ class GpuClockDomain : public sc_core::sc_module {
   // applies its clock (true; a step recording in progress takes r's observations), and replayed()
   // follows once r's time has passed; else nothing changes (false).
   bool replay(const Recording& r);
+  // A kernel recorded in `r` whose flows no clocked resource limited (its SMs never saturated)
+  // runs alike, bit for bit, at any clocks at least those it ran at. Whether the governor, after
+  // observing the span since the last kernel, sets on r's spans clocks at least the recorded ones,
+  // changing them where the recording did (so the flows are refilled at the same instants); if so
+  // it takes the state those spans leave it in, as replay() does, and `power` is the kernel's
+  // energy priced at those clocks, as kernel_finished would give it (true); else nothing changes
+  // (false). replayed(r) follows once r's time has passed.
+  bool replay_at_clocks(const Recording& r, KernelPower& power);
   // Between kernels: the span since the last update is observed now.
   void observe() { update(); }
   // The resources' counters (the network's tallies, the resident SM-seconds) restarted at zero
@@ -113,6 +133,12 @@ class GpuClockDomain : public sc_core::sc_module {
   void update();  // prices the span since the last update, tells the governor, applies its clock
   Counters read();
   void apply_clock(double clock);
+  // Span `d`, run at g's clock with kernel `k` in flight (null: none), priced; folded into `span`
+  // (the kernel's sums; null with no kernel) and observed by `g`. update() and replay_at_clocks()
+  // price spans through this alone, so a repriced kernel has the bits of a simulated one.
+  Observation price_span(DvfsGovernor& g, const Counters& d, const KernelInputs* k, KernelSpan* span) const;
+  // A kernel's power from its inputs and sums, `last` the clock set after its last span.
+  KernelPower price_kernel(const KernelInputs& k, const KernelSpan& span, double last) const;
 
   const GpuPowerParams params_;
   const double port_rate_;      // SM <-> L2 bytes/s at the max clock
@@ -122,15 +148,14 @@ class GpuClockDomain : public sc_core::sc_module {
   Counters last_;
   KernelSpan span_;
   Recording* recording_[2] = {nullptr, nullptr};  // by Level
-  // What the resources did from the last update to `now` (FLOPs with a kernel in flight).
-  GpuActivity activity_since_last(const Counters& now) const;
+  // What the resources did over span `d` (FLOPs with kernel `k` in flight).
+  static GpuActivity activity_of(const Counters& d, const KernelInputs* k);
   // The span since the last update as update() would observe it (seconds 0: none), priced at the
   // clock now.
   Observation pending();
   const Kernel* kernel_ = nullptr;  // in flight (between kernel_started and kernel_finished)
-  DType dtype_ = DType::fp32;
-  bool constant_data_ = false;      // the kernel reads nothing: what it writes is one value
-  double flops_per_work_ = 0;       // the kernel's FLOPs per SM-second of work at the max clock
+  KernelInputs inflight_;           // the kernel in flight's (its totals at kernel_finished)
+  std::vector<Observation> repriced_;  // replay_at_clocks' observations (storage reused)
   sc_core::sc_event tick_;
 };
 

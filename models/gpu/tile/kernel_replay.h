@@ -6,7 +6,10 @@
 // governor sets during it, and of nothing else. So a kernel whose renamed shape and
 // renamed caches (kernel_names.h) equal those of a recorded run, from a governor that would set
 // the recorded clocks on the recorded spans, runs as recorded: the machine takes the recorded
-// time, record and caches after it, and the governor the state those spans leave it in. A decode
+// time, record and caches after it, and the governor the state those spans leave it in. A kernel
+// whose flows no SM limited (its SMs never saturated: FlowNetwork::watched_saturations) runs alike at
+// any higher SM clocks, so it is also taken where the governor sets clocks at least the recorded
+// ones, its energy, clock and breakdown priced again at them. A decode
 // step of Llama-3-8B at batch 256 runs 739 kernels of 27 such (kernel, caches) classes. Replayed or
 // simulated, every record is the same bits (u426).
 #include <list>
@@ -30,6 +33,12 @@ struct ChainLink {
   std::vector<std::int64_t> others;
 };
 
+// What a kernel's time accounting needs besides its power (TileMachine::account): its duration,
+// SM-seconds with resident CTAs, and the CTAs' overhead SM-seconds.
+struct KernelTimes {
+  double duration = 0, busy = 0, overhead_sm_seconds = 0;
+};
+
 // What a recorded kernel run did: its time from launch to end, the record's figures it computed,
 // the caches after it (renamed like those before) and what the governor observed and set.
 struct KernelOutcome {
@@ -40,6 +49,11 @@ struct KernelOutcome {
   Figures<kMaxEnergyParts> energy_parts;
   PartitionedCaches::State after;
   GpuClockDomain::Recording governor;
+  // No clocked resource (an SM) limited its flows: at any clocks at least the recorded ones it runs
+  // alike (GpuClockDomain::replay_at_clocks), its energy, clock and breakdown priced again from
+  // `times` (TileMachine::account).
+  bool clock_free = false;
+  KernelTimes times;
   std::size_t bytes() const;  // memory held, roughly (its links included)
 
   // The link for a next kernel whose tensors have `codes` in `after`, computed when new. A function

@@ -172,32 +172,37 @@ WorkRecord TileMachine::simulate_kernel(const PackedKernel& packed, WorkRecord r
     run.record.traffic = {after[0] - before[0], after[1] - before[1]};
   double busy = 0;
   for (const auto& s : sms_) busy += s.busy_total;
-  account(kernel, run, end - run.start, busy);
+  last_times_ = KernelTimes{end - run.start, busy, run.overhead_sm_seconds};
+  const auto& t = run.record.traffic;
+  const bool mall = chip_.layout.has_mall();
+  const KernelPower power = clock_->kernel_finished(kernel, busy, t[0], mall ? t[1] : 0, t[mall ? 2 : 1]);
+  account(kernel, power, last_times_, run.record);
   return std::move(run.record);
 }
 
 // Energy from the clock domain (the kernel's activity priced at the clocks it ran at); time
 // accounting in SM-seconds, math at that clock, then averaged over the SMs.
-void TileMachine::account(const Kernel& kernel, KernelRun& run, double duration, double busy) {
-  const auto& t = run.record.traffic;
-  bool mall = chip_.layout.has_mall();
-  KernelPower power = clock_->kernel_finished(kernel, busy, t[0], mall ? t[1] : 0, t[mall ? 2 : 1]);
+// Energy from the clock domain (the kernel's activity priced at the clocks it ran at); time
+// accounting in SM-seconds, math at that clock, then averaged over the SMs.
+void TileMachine::account(const Kernel& kernel, const KernelPower& power, const KernelTimes& times,
+                          WorkRecord& record) const {
+  const bool mall = chip_.layout.has_mall();
   for (std::size_t i = 0; i < kGpuEnergyParts; ++i)
-    if (mall || GpuEnergyPart(i) != GpuEnergyPart::mall) run.record.energy_parts.push_back(power.energy.joules[i]);
-  run.record.energy = power.energy.total();
-  run.record.clock = power.clock;
-  run.record.throttled = power.throttled;
-  run.record.over_limit = power.over_limit;
-  double sm_seconds = duration * chip_.sm_count;
+    if (mall || GpuEnergyPart(i) != GpuEnergyPart::mall) record.energy_parts.push_back(power.energy.joules[i]);
+  record.energy = power.energy.total();
+  record.clock = power.clock;
+  record.throttled = power.throttled;
+  record.over_limit = power.over_limit;
+  double sm_seconds = times.duration * chip_.sm_count;
   double clock_share = power.clock > 0 ? power.clock / chip_.clock_hz : 1.0;
   double math = kernel.sm_flop_rate > 0 ? kernel.flops / (kernel.sm_flop_rate * clock_share) : 0;
   double fixed = (chip_.launch_overhead + kernel.grid_combine) * chip_.sm_count;  // no CTA resident
-  double overhead = fixed + run.overhead_sm_seconds / kernel.ctas_per_sm;
-  double idle = std::max(0.0, sm_seconds - busy - fixed);
+  double overhead = fixed + times.overhead_sm_seconds / kernel.ctas_per_sm;
+  double idle = std::max(0.0, sm_seconds - times.busy - fixed);
   math = std::min(math, std::max(0.0, sm_seconds - overhead - idle));
   double memory_wait = std::max(0.0, sm_seconds - math - overhead - idle);
   double n = chip_.sm_count;
-  run.record.breakdown = TimeBreakdown{math / n, memory_wait / n, 0, overhead / n, idle / n};
+  record.breakdown = TimeBreakdown{math / n, memory_wait / n, 0, overhead / n, idle / n};
 }
 
 void TileMachine::dispatch(KernelRun& run) {

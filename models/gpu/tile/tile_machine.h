@@ -58,9 +58,10 @@ class TileMachine : public sc_core::sc_module {
   // kernel_replay.h). Off, every kernel is simulated: every record is the same, bit for bit
   // (u426). Process-wide; set it before a simulation starts.
   static void replay_kernels(bool on);
-  // Kernels of this process replayed, and simulated (one simulation per process).
+  // Kernels of this process replayed (of which repriced: a clock-free outcome taken at higher
+  // clocks, GpuClockDomain::replay_at_clocks), and simulated (one simulation per process).
   struct ReplayCounts {
-    std::uint64_t replayed = 0, simulated = 0;
+    std::uint64_t replayed = 0, simulated = 0, repriced = 0;
   };
   static ReplayCounts process_replay_counts();
 
@@ -145,8 +146,11 @@ class TileMachine : public sc_core::sc_module {
   WorkRecord simulate_kernel(const PackedKernel& kernel, WorkRecord record, double step_start, bool last_of_step);
   // Kernel replay (tile_machine_replay.cpp): a recorded outcome of `key` the governor accepts,
   // taken (waits) into `record`; false when none applies.
-  bool replay_kernel(const KernelReplays::Key& key, const std::shared_ptr<const KernelNames>& names,
-                     RenamedState& before, WorkRecord& record, double step_start);
+  bool replay_kernel(const KernelReplays::Key& key, const KernelSummary& summary, RenamedState& before,
+                     WorkRecord& record, double step_start);
+  // Whether recorded outcome `o` runs from the governor's state now: at the recorded clocks, or (o
+  // clock-free) at least those, `record` then priced at the clocks the governor sets.
+  bool governor_takes(const KernelOutcome& o, const Kernel& kernel, WorkRecord& record);
   // The caches' contents renamed for `names`: from the chain's link when there is a chain, else
   // from the caches themselves.
   RenamedState renamed_before(const KernelNames& names);
@@ -154,7 +158,8 @@ class TileMachine : public sc_core::sc_module {
   void restart_frame();  // the kernel about to run counts times and sums from now
   // SM-seconds with resident CTAs since the frame started, summed over SMs, up to now.
   double resident_sm_seconds() const;
-  void account(const Kernel& kernel, KernelRun& run, double duration, double busy);
+  // The record's energy, clock and time breakdown from the kernel's power and times.
+  void account(const Kernel& kernel, const KernelPower& power, const KernelTimes& times, WorkRecord& record) const;
   void dispatch(KernelRun& run);                  // fill free slots
   void dispatch_partitioned(KernelRun& run);      // CTA i on partition i mod P, each filling its SMs
   void refill(KernelRun& run, int sm);            // the slot a CTA freed on `sm`, as dispatch would fill it
@@ -204,6 +209,7 @@ class TileMachine : public sc_core::sc_module {
   std::vector<SmState> sms_;
   double resident_closed_ = 0;  // SM-seconds of residency that ended this frame (resident_sm_seconds)
   double instant_ = 0;  // flows_.now() at the dispatch or retirement in progress
+  KernelTimes last_times_;  // the last kernel simulated's
   std::unique_ptr<GpuClockDomain> clock_;  // SM clock under the power governor; kernels' energy
   KernelReplays replays_;                  // recorded kernel runs (replay_kernels)
   // Chain replay: the caches' contents are restore_names(outcome->after, *names, others), the state

@@ -30,12 +30,13 @@ WorkRecord TileMachine::run_kernel(const KernelSummary& summary, const std::func
   const KernelNames& names = *summary.names;
   RenamedState before = renamed_before(names);
   const KernelReplays::Key key{names.shape, before.digest, last_of_step};
-  if (replay_kernel(key, summary.names, before, record, step_start)) return record;
+  if (replay_kernel(key, summary, before, record, step_start)) return record;
 
   ++counts.simulated;
   const PackedKernel& packed = lowered();
   auto outcome = std::make_shared<KernelOutcome>();
   const sc_core::sc_time start = sc_core::sc_time_stamp();
+  const std::uint64_t saturations = flows_.network().watched_saturations();
   clock_->record(&outcome->governor, GpuClockDomain::Level::kernel);
   try {
     record = simulate_kernel(packed, std::move(record), step_start, last_of_step);
@@ -44,6 +45,8 @@ WorkRecord TileMachine::run_kernel(const KernelSummary& summary, const std::func
     throw;
   }
   clock_->stop_recording(GpuClockDomain::Level::kernel);
+  outcome->clock_free = flows_.network().watched_saturations() == saturations && outcome->governor.repriceable;
+  outcome->times = last_times_;
   outcome->duration = sc_core::sc_time_stamp() - start;
   outcome->traffic = record.traffic, outcome->breakdown = record.breakdown;
   outcome->energy = record.energy, outcome->energy_parts = record.energy_parts;
@@ -59,25 +62,37 @@ WorkRecord TileMachine::run_kernel(const KernelSummary& summary, const std::func
 
 // Replayed, the kernel leaves caches_ as they are: its outcome's `after` with its names is the
 // chain's contents from here.
-bool TileMachine::replay_kernel(const KernelReplays::Key& key, const std::shared_ptr<const KernelNames>& names,
-                                RenamedState& before, WorkRecord& record, double step_start) {
+bool TileMachine::replay_kernel(const KernelReplays::Key& key, const KernelSummary& summary, RenamedState& before,
+                                WorkRecord& record, double step_start) {
   auto* outcomes = replays_.find(key);
   if (!outcomes) return false;
   for (std::size_t i = 0; i < outcomes->size(); ++i) {
-    if (!clock_->replay((*outcomes)[i]->governor)) continue;
     std::shared_ptr<const KernelOutcome> o = (*outcomes)[i];
+    if (!governor_takes(*o, summary.kernel, record)) continue;
     replays_.used(key, i);
     ++counts.replayed;
     wait(o->duration);
     clock_->replayed(o->governor);
     record.end = sim_now() - step_start;
-    record.traffic = o->traffic, record.breakdown = o->breakdown;
-    record.energy = o->energy, record.energy_parts = o->energy_parts;
-    record.clock = o->clock, record.throttled = o->throttled, record.over_limit = o->over_limit;
-    chain_on(Chain{std::move(o), names, std::move(before.others), false});
+    record.traffic = o->traffic;
+    chain_on(Chain{std::move(o), summary.names, std::move(before.others), false});
     return true;
   }
   return false;
+}
+
+bool TileMachine::governor_takes(const KernelOutcome& o, const Kernel& kernel, WorkRecord& record) {
+  if (clock_->replay(o.governor)) {
+    record.breakdown = o.breakdown;
+    record.energy = o.energy, record.energy_parts = o.energy_parts;
+    record.clock = o.clock, record.throttled = o.throttled, record.over_limit = o.over_limit;
+    return true;
+  }
+  KernelPower power;
+  if (!o.clock_free || !clock_->replay_at_clocks(o.governor, power)) return false;
+  account(kernel, power, o.times, record);
+  ++counts.repriced;
+  return true;
 }
 
 // With a chain, the kernel's tensors are located in the chain's outcome (their codes there), and
