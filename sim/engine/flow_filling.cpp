@@ -143,6 +143,7 @@ void FlowNetwork::list_entries(bool with_shared) {
   clear_listing();
   const std::size_t nr = resources_.size(), nf = flows_.size();
   entries_.resize(nr);
+  saturating_mark_.resize(nr);
   weight_sum_.resize(nr);
   frozen_sum_.resize(nr);
   level_.resize(nr);
@@ -198,6 +199,7 @@ bool FlowNetwork::freeze(double level, bool with_shared) {
     if (level_[r] != level) continue;
     shared_saturated_ = shared_saturated_ || hot_[std::size_t(r)].shared;
     watched_saturations_ += hot_[std::size_t(r)].watched ? 1 : 0;
+    saturating_mark_[r] = 1, saturating_.push_back(r);
     for (const Entry& e : entries_[r]) {
       if (e.member) ++held_members_[e.flow];
       else full_[e.flow] = 1;
@@ -226,11 +228,15 @@ bool FlowNetwork::freeze(double level, bool with_shared) {
   }
   if (!splits_.empty()) {
     // A local refill splits nothing: the whole filling may not have to (a shared resource may
-    // freeze the group whole first), and a split group costs every later filling its members.
+    // freeze the group whole first), and a split group costs every later filling its parts.
     if (with_shared)
-      for (auto it = splits_.rbegin(); it != splits_.rend(); ++it) split_group(*it);
+      for (auto it = splits_.rbegin(); it != splits_.rend(); ++it) split_group(*it, saturating_mark_);
+    for (ResourceId r : saturating_) saturating_mark_[r] = 0;
+    saturating_.clear();
     return false;
   }
+  for (ResourceId r : saturating_) saturating_mark_[r] = 0;
+  saturating_.clear();
   live_.resize(kept);
   min_cap_ = min_cap;
   return true;

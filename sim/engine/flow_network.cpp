@@ -341,19 +341,25 @@ void FlowNetwork::forget(Flow& f) {
   });
 }
 
-// The parts take the group's place in flows_ (ids in order) and in its resources' lists; each part
-// keeps the group's local rate, so the shared loads (count × the same term) do not change.
-void FlowNetwork::split_group(std::size_t i) {
+// The parts take the group's place in flows_ (ids in order: a part's is the group's plus its first
+// member's index) and in its resources' lists; each part keeps the group's local rate, so the
+// shared loads (count × the same term) do not change. A part of alike members stays one group: the
+// filling gives a group its members' rates bit for bit, and any later parting splits it again.
+void FlowNetwork::split_group(std::size_t i, const std::vector<char>& held) {
   Flow group = std::move(flows_[i]);
   if (group.counted) count_weights(group, -1);
-  std::vector<Flow> parts(group.count());
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    Flow& p = parts[k];
-    p = group;
-    p.id = group.id + FlowId(k);
-    p.members = group.members.subspan(k, 1);
-    p.member_begin = group.member_begin + k;
+  const std::size_t n = group.count();
+  std::vector<Flow> parts;
+  part_of_.resize(n);
+  for (std::size_t begin = 0, end = 0; begin < n; begin = end) {
+    const char status = held[std::size_t(group.members[begin])];
+    for (end = begin + 1; end < n && held[std::size_t(group.members[end])] == status;) ++end;
+    Flow& p = parts.emplace_back(group);
+    p.id = group.id + FlowId(begin);
+    p.members = group.members.subspan(begin, end - begin);
+    p.member_begin = group.member_begin + begin;
     if (p.counted) count_weights(p, +1);
+    for (std::size_t k = begin; k < end; ++k) part_of_[k] = parts.size() - 1;
   }
   if (local_valid_) {
     group.demands.for_each([&](const FlowDemand& d) {
@@ -362,9 +368,9 @@ void FlowNetwork::split_group(std::size_t i) {
       list.erase(std::find(list.begin(), list.end(), group.id));
       for (const Flow& p : parts) list.push_back(p.id);
     });
-    for (std::size_t k = 0; k < parts.size(); ++k) {
+    for (std::size_t k = 0; k < n; ++k) {
       auto& list = resources_[std::size_t(group.members[k])].flows;
-      *std::find(list.begin(), list.end(), group.id) = parts[k].id;
+      *std::find(list.begin(), list.end(), group.id) = parts[part_of_[k]].id;
     }
   }
   flows_.replace(i, std::move(parts));

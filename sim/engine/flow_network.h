@@ -315,7 +315,9 @@ class FlowNetwork {
   void recompute_rates();
   bool is_done(const Flow& f) const { return f.remaining <= f.done_below; }
   void settle() { if (dirty_) recompute_rates(); }
-  void split_group(std::size_t i);  // replaces group flows_[i] by its members, one flow each, in order
+  // Replaces group flows_[i] by its parts, in order: each a run of consecutive members whose
+  // resources are alike saturated or not (held[resource]), itself a group (or one flow).
+  void split_group(std::size_t i, const std::vector<char>& held);
 
   // The filling (flow_filling.cpp). Fills the flows `scope_` (indices into flows_, ascending),
   // crossing the shared resources too when `with_shared`: each flow's rate; false when groups
@@ -363,6 +365,9 @@ class FlowNetwork {
   std::vector<char> full_;                 // per flow: crosses a resource saturated this round
   std::vector<std::uint32_t> held_members_;  // per flow: members on resources saturated this round
   std::vector<std::size_t> splits_;        // groups whose members part ways this round
+  std::vector<char> saturating_mark_;      // per resource: saturates this round (freeze)
+  std::vector<ResourceId> saturating_;     // those marked
+  std::vector<std::size_t> part_of_;       // scratch of split_group: each member's part
   bool shared_saturated_ = false;
 
   // The local refill's state.

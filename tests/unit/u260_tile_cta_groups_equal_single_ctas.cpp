@@ -37,6 +37,13 @@ TEST_CASE("tile groups: alike CTAs that are not neighbours form groups, the same
   check_same("h100", "prefill:model=llama3_8b,batch=8,prompt=128,layers=1");
 }
 
+// 1,000 tokens: elementwise kernels of 1,000-odd CTAs, 8 resident per SM, leave some SMs one CTA
+// short; the fuller SMs saturate first and a group parts ways in runs of alike members, each run
+// staying a group (FlowNetwork::split_group).
+TEST_CASE("tile groups: groups that part ways split into runs of alike members, the same as one flow per CTA") {
+  check_same("h100", "prefill:model=llama3_8b,batch=1,prompt=1000,layers=1");
+}
+
 TEST_CASE("tile groups: a GEMM in several waves and a split-K GEMM are the same") {
   check_same("h100", "gemm:M=4096,N=4096,K=1024,dtype=bf16");
   check_same("a100", "gemm:M=128,N=256,K=16384,dtype=fp16");
