@@ -3,8 +3,32 @@
 #include <fmt/format.h>
 
 #include "run/program.h"
+#include "sim/config/param.h"
 
 namespace hwsim {
+namespace {
+
+// The engine's host side (docs/serving.md, "Engine step overhead"; docs/calibration.md, "Serving
+// engine steps on the H200"): each step's scheduling, input preparation, graph launch, the wait for
+// the sampled tokens and the bookkeeping after them, during which the device is idle. Fitted on
+// the H200 serving loop's Poisson, burst and long-prompt runs (data/measurements/h200_serving*.jsonl):
+// host time = 257 us + 2.3 us per scheduled sequence.
+const ParamRegistration serving_engine_params({
+    quantity_param("serving.step_overhead", Dimension::time,
+                   "host time of each serving engine step beyond its device passes (scheduling, input preparation, "
+                   "launch, the sampled tokens' sync, bookkeeping): the device idles")
+        .defaults_to("257 us")
+        .zero_allowed(),
+    quantity_param("serving.step_overhead_per_sequence", Dimension::time,
+                   "host time per sequence scheduled in a serving engine step, added to serving.step_overhead")
+        .defaults_to("2.3 us")
+        .zero_allowed(),
+});
+
+// The sequences the host prepares for a step (a static batch's finished slots too).
+double plan_sequences(const StepPlan& p) { return double(p.decodes.size() + p.chunks.size()) + double(p.padding); }
+
+}  // namespace
 
 ServingEngine::ServingEngine(sc_core::sc_module_name name, const Config& chip, ServingShared& shared,
                              InstanceRole role, int index, std::vector<std::int64_t> devices)
@@ -14,6 +38,8 @@ ServingEngine::ServingEngine(sc_core::sc_module_name name, const Config& chip, S
   KvPool pool = size_kv_pool(shared.spec, std::int64_t(devices_.size()), info.main_memory().bytes, info.name);
   scheduler_ = std::make_unique<ServingScheduler>(shared.spec, pool, role, index, shared.seqs, shared.log);
   framework_ = framework_for(shared.framework, info);
+  step_overhead_ = chip.number("serving.step_overhead");
+  step_overhead_per_sequence_ = chip.number("serving.step_overhead_per_sequence");
   reuse_ = shared.spec.reuse;
   if (reuse_ && !shared.spec.reuse_ops && (replay_ = step_replay(*device_))) replay_->record_step_effects(true);
   SC_THREAD(run);
@@ -47,18 +73,23 @@ void ServingEngine::loop() {
   }
 }
 
-// Swaps (out then in, each device over its own host link, before the passes, as vLLM's cache
-// engine copies blocks before the forward), then the passes.
+// The host's share first (serving.step_overhead: the scheduler and input preparation run before
+// the device starts; the sampled tokens' sync and bookkeeping after it, summed here), then swaps
+// (out then in, each device over its own host link, before the passes, as vLLM's cache engine
+// copies blocks before the forward), then the passes.
 ServingStep ServingEngine::run_step(const StepPlan& plan) {
   ServingStep st;
   st.instance = index_;
   double start = sim_now();
+  double host = step_overhead_ + step_overhead_per_sequence_ * plan_sequences(plan);
+  if (host > 0) sc_core::wait(to_sc_time(host));
+  const double swap_start = sim_now();
   std::int64_t swapped = plan.swap_out_blocks + plan.swap_in_blocks;
   if (swapped > 0) {
     const KvPool& pool = scheduler_->pool();
     double copies = double(swapped * pool.copies_per_block);
     sc_core::wait(to_sc_time(copies * shared_.host_copy_overhead + pool.block_bytes(swapped) / shared_.host_link_bandwidth));
-    st.swap_seconds = sim_now() - start;
+    st.swap_seconds = sim_now() - swap_start;
   }
   std::int64_t simulated = shared_.log.simulated;
   for (const StepPass& pass : step_passes(plan, shared_.seqs, shared_.spec)) {

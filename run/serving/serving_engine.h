@@ -88,6 +88,8 @@ class ServingEngine : public sc_core::sc_module {
   std::vector<std::int64_t> devices_;
   std::string framework_;
   bool reuse_ = true;
+  // The engine's host time per step and per scheduled sequence (chip keys serving.step_overhead*).
+  double step_overhead_ = 0, step_overhead_per_sequence_ = 0;
   ShapeKey previous_;  // the device's last pass
   sc_core::sc_event wake_;
 };

@@ -1,0 +1,85 @@
+// Accuracy gate for serving on one H200 (docs/calibration.md, "Serving engine steps on the H200"):
+// a continuous-batching loop in PyTorch (scripts/measure/serving/measure_serve_loop.py: Llama-3-8B
+// shapes, paged KV, each step a CUDA graph, vLLM V1's scheduler and input preparation, greedy
+// sampling on the GPU) at benchmark_serving's shape — prompts of 100 tokens, 200 output tokens,
+// concurrency 1, 2, 4, 8 (one wave each, three waves measured). The engine's host time per step
+// (serving.step_overhead, serving.step_overhead_per_sequence) was fitted on the session's other
+// runs (Poisson, bursts, long prompts); the concurrency runs gated here were held out. Their TPOT
+// is within 10 % each (−9.97, −4.5, −8.9, −5.5 % today, the fitted host time included; without it
+// −14.0 … −8.5 %). Their TTFT is one prefill step of 100 × C tokens, which the GPU model puts
+// 12–20 % under the loop's (whose graph pads 100 tokens to 112 and 400 to 448; +1.8 % at C = 8):
+// gated at 22 % so that it cannot drift unseen. The fit runs' records (the bursts) are reported by
+// `hwsim validate`, not gated.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "tests/fixtures/test_support.h"
+
+using namespace hwsim::test;
+
+namespace {
+// One CSV line's cells (validate quotes a cell holding a comma or a quote, doubling its quotes).
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') cells.back() += '"', ++i;
+    else if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) cells.emplace_back();
+    else cells.back() += c;
+  }
+  return cells;
+}
+
+struct ServeRow {
+  std::string metric, held_out, workload;
+  double error = 0;
+};
+
+// Every serve_trace record of the file, through validate's CSV.
+std::vector<ServeRow> serve_rows() {
+  const auto csv = scratch_dir() / "serving_steps.csv";
+  CliRun r = run_hwsim("validate '" + std::string(HWSIM_SOURCE_DIR) +
+                       "/data/measurements/h200_serving.jsonl' --chip h200 --kind serve_trace --max-mape 30 --csv '" +
+                       csv.string() + "'");
+  INFO(r.out);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header = csv_cells(line);
+  std::vector<ServeRow> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells = csv_cells(line);
+    std::map<std::string, std::string> by;
+    for (std::size_t c = 0; c < cells.size() && c < header.size(); ++c) by[header[c]] = cells[c];
+    rows.push_back({by["metric"], by["held_out"], by["workload"], std::stod(by["error_pct"])});
+  }
+  return rows;
+}
+}  // namespace
+
+TEST_CASE("validation: H200 serving loop, held-out concurrency 1-8 (prompt 100, output 200): TPOT within 10 %, TTFT within 22 %") {
+  int tpot = 0, ttft = 0;
+  for (const ServeRow& row : serve_rows()) {
+    if (row.held_out != "true") continue;  // the fit runs' records (bursts) are reported, not gated
+    INFO(row.workload << " " << row.metric << ": " << row.error << " %");
+    CHECK(row.workload.find("prompt=100,output=200") != std::string::npos);
+    if (row.metric == "tpot") {
+      CHECK(std::fabs(row.error) <= 10);
+      ++tpot;
+    } else {
+      CHECK(row.metric == "ttft");
+      CHECK(std::fabs(row.error) <= 22);
+      ++ttft;
+    }
+  }
+  CHECK(tpot == 4);
+  CHECK(ttft == 4);
+}
