@@ -28,8 +28,8 @@ std::string summary_table(const Config& config, const warp::KernelRun& r, const 
                                double(s.cycles) / r.clock_hz * 1e6, r.launch_overhead * 1e6, r.clock_hz / 1e9));
   t += row("instructions", fmt::format("{} warp, {} thread; IPC {:.2f} per SM", s.warp_instructions,
                                        s.thread_instructions, f.ipc));
-  t += row("SIMD efficiency", fmt::format("{:.1f} % ({:.1f} of 32 lanes active)", 100 * f.simd_efficiency,
-                                          32 * f.simd_efficiency));
+  t += row("SIMD efficiency", fmt::format("{:.1f} % ({:.1f} of 32 lanes active, {:.1f} not predicated off)",
+                                          100 * f.simd_efficiency, 32 * f.simd_efficiency, 32 * f.pred_on_efficiency));
   t += row("occupancy", fmt::format("theoretical {:.0f} % ({} blocks × {} warps per SM, bound by {}), achieved {:.0f} %",
                                     100 * o.theoretical, o.ctas_per_sm, o.warps_per_cta, o.limiter,
                                     100 * f.achieved_occupancy));

@@ -2,6 +2,7 @@
 // post-dominator, and SIMD efficiency drops with the number of paths.
 #include <doctest/doctest.h>
 
+#include "models/gpu/warp/kernel_figures.h"
 #include "u4_warp_support.h"
 
 using namespace hwsim::warp;
@@ -53,4 +54,38 @@ TEST_CASE("warp: divergence kernel runs one path after another") {
   double simd8 = double(eight->stats.thread_instructions) / (32.0 * double(eight->stats.warp_instructions));
   CHECK(simd8 < 0.2);
   CHECK(double(eight->stats.cycles) / double(one->stats.cycles) > 6.0);
+}
+
+// Nsight Compute counts a guarded instruction's predicated-off lanes as active (thread_inst_executed)
+// and apart (thread_inst_executed_pred_on): SIMD efficiency is the first, pred_on_efficiency the
+// second. A guard without a branch leaves every lane active; a divergent branch does not.
+TEST_CASE("warp: predicated-off lanes stay active in SIMD efficiency and are counted apart") {
+  const char* src = R"(
+.kernel pred
+.param buf out u32 = 32:zeros
+.reg u32 lane, v, r
+.reg u64 off, p64
+.reg pred odd
+    mov.u32 lane, %laneid
+    mov.u32 v, 0
+    and.u32 r, lane, 1
+    setp.eq.u32 odd, r, 1
+    @odd add.u32 v, v, 7
+    mul.wide.u32 off, lane, 4
+    add.u64 p64, out, off
+    st.global.u32 [p64], v
+)";
+  auto r = test::run(parse_kernel(src, "pred.hwk"), 1, 32);
+  auto out = test::values(*r, "out");
+  for (int l = 0; l < 32; ++l) CHECK(out[std::size_t(l)] == ((l & 1) ? 7 : 0));
+  CHECK(r->stats.pcs[4].active_lanes == 32);
+  CHECK(r->stats.pcs[4].lanes == 16);
+  CHECK(r->stats.active_thread_instructions == r->stats.thread_instructions + 16);
+  CHECK(simd_efficiency(*r) == 1.0);
+  CHECK(pred_on_efficiency(*r) < 1.0);
+  CHECK(pred_on_efficiency(*r) == doctest::Approx(1.0 - 16.0 / (32.0 * double(r->stats.warp_instructions))));
+  // a divergent branch: the paths' instructions issue with only their own lanes active
+  auto eight = test::run_file("divergence", 1, 32, {{"paths", "8"}, {"work", "16"}});
+  CHECK(simd_efficiency(*eight) < 0.3);
+  CHECK(pred_on_efficiency(*eight) <= simd_efficiency(*eight));
 }

@@ -15,7 +15,7 @@ json instruction_rows(const KernelRun& r) {
     const auto& ps = s.pcs[i];
     const Instr& in = r.program.code[i];
     json row = {{"pc", i}, {"line", in.line}, {"text", in.text}, {"issued", ps.issued}, {"thread_instructions", ps.lanes},
-                {"active_lane_histogram", ps.lane_hist}};
+                {"active_thread_instructions", ps.active_lanes}, {"active_lane_histogram", ps.lane_hist}};
     if (ps.shared_requests) {  // the bank map: distinct words per bank over its requests, requests using each bank
       row["bank_conflict_ways"] = double(ps.wavefronts) / double(ps.shared_requests);
       row["bank_words"] = ps.bank_words;
@@ -62,6 +62,8 @@ nlohmann::json kernel_document(const KernelRun& r, const KernelFigures& f) {
   json result = {{"cycles", s.cycles}, {"seconds", r.seconds}, {"launch_overhead", r.launch_overhead},
                  {"clock_hz", r.clock_hz}, {"warp_instructions", s.warp_instructions},
                  {"thread_instructions", s.thread_instructions}, {"ipc", f.ipc}, {"simd_efficiency", f.simd_efficiency},
+                 {"active_thread_instructions", s.active_thread_instructions},
+                 {"pred_on_efficiency", f.pred_on_efficiency},
                  {"achieved_occupancy", f.achieved_occupancy}, {"theoretical_occupancy", o.theoretical},
                  {"sms_simulated", s.sms_simulated}, {"ctas_simulated", s.ctas_simulated},
                  {"dominant_stall", stall_name(f.dominant)}, {"stall_cycles", stalls},

@@ -46,6 +46,10 @@ std::string dominant_stall_text(const KernelRun& r) {
   if (simd_efficiency(r) < 0.9)
     out += fmt::format("\n  divergence: on average only {:.1f} of 32 lanes are active per instruction (SIMD efficiency {:.0f}%): "
                        "the paths of a divergent branch run one after another.", simd_efficiency(r) * 32, simd_efficiency(r) * 100);
+  if (pred_on_efficiency(r) < 0.9 * simd_efficiency(r))
+    out += fmt::format("\n  predication: of the {:.1f} active lanes per instruction only {:.1f} are not predicated off: "
+                       "guarded instructions (an if-converted branch, a bounds check) issue for the whole warp while "
+                       "their off lanes do nothing.", simd_efficiency(r) * 32, pred_on_efficiency(r) * 32);
   return out;
 }
 
@@ -111,8 +115,8 @@ void print_kernel_report(std::ostream& out, const KernelRun& r, const KernelFigu
   out << fmt::format("  instructions    {} warp, {} thread{}; IPC {:.2f} per SM (max {})\n", s.warp_instructions,
                      s.thread_instructions, m.sampled ? fmt::format(" simulated (whole kernel*: {:.4g} warp)", m.warp_instructions) : "",
                      f.ipc, r.issue_width);
-  out << fmt::format("  SIMD efficiency {:.1f}% ({:.1f} of 32 lanes active per instruction)\n", f.simd_efficiency * 100,
-                     f.simd_efficiency * 32);
+  out << fmt::format("  SIMD efficiency {:.1f}% ({:.1f} of 32 lanes active per instruction, {:.1f} not predicated off)\n",
+                     f.simd_efficiency * 100, f.simd_efficiency * 32, f.pred_on_efficiency * 32);
   out << fmt::format("  occupancy       theoretical {:.0f}% ({} blocks x {} warps per SM; limits: warps {}, blocks {}, "
                      "registers {} at {} regs/thread, shared memory {} at {} B/block; bound by {}), achieved {:.0f}%\n",
                      o.theoretical * 100, o.ctas_per_sm, o.warps_per_cta, o.limit_warps, o.limit_ctas, o.limit_registers,

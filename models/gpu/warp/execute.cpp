@@ -444,6 +444,7 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
   Effects fx;
   SimtEntry& top = w.stack.back();
   std::uint32_t mask = top.mask;
+  fx.active = mask;
   if (in.guard >= 0) {
     const std::uint64_t* p = &w.regs[std::size_t(in.guard) * 32];
     std::uint32_t g = 0;

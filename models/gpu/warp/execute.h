@@ -40,7 +40,8 @@ struct Effects {
   Space space = Space::none;
   bool store = false, atomic = false;
   int bytes = 0;                    // per lane
-  std::uint32_t mask = 0;           // lanes that accessed memory / executed
+  std::uint32_t mask = 0;           // lanes that accessed memory / executed (active, not predicated off)
+  std::uint32_t active = 0;         // lanes active in the warp (its SIMT mask), predicated off or not
   std::uint64_t addr[32];
 };
 

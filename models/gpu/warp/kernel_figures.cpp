@@ -13,6 +13,11 @@ double ipc(const KernelRun& r) {
 
 double simd_efficiency(const KernelRun& r) {
   const auto& s = r.stats;
+  return s.warp_instructions ? double(s.active_thread_instructions) / (32.0 * double(s.warp_instructions)) : 0;
+}
+
+double pred_on_efficiency(const KernelRun& r) {
+  const auto& s = r.stats;
   return s.warp_instructions ? double(s.thread_instructions) / (32.0 * double(s.warp_instructions)) : 0;
 }
 
@@ -55,7 +60,7 @@ InstrRow instr_row(const KernelRun& r, std::size_t pc) {
   const PcStats& ps = r.stats.pcs[pc];
   InstrRow row;
   row.pc = int(pc), row.line = r.program.code[pc].line, row.text = r.program.code[pc].text;
-  row.issued = ps.issued, row.thread_instructions = ps.lanes;
+  row.issued = ps.issued, row.thread_instructions = ps.lanes, row.active_thread_instructions = ps.active_lanes;
   if (ps.shared_requests) row.ways = double(ps.wavefronts) / double(ps.shared_requests);
   if (ps.global_requests) row.sectors_per_request = double(ps.sectors) / double(ps.global_requests);
   std::uint64_t top = 0;
@@ -70,7 +75,7 @@ InstrRow instr_row(const KernelRun& r, std::size_t pc) {
 
 KernelFigures kernel_figures(const KernelRun& r) {
   KernelFigures f;
-  f.ipc = ipc(r), f.simd_efficiency = simd_efficiency(r), f.achieved_occupancy = achieved_occupancy(r);
+  f.ipc = ipc(r), f.simd_efficiency = simd_efficiency(r), f.pred_on_efficiency = pred_on_efficiency(r), f.achieved_occupancy = achieved_occupancy(r);
   f.dominant = dominant_stall(r);
   for (auto v : r.stats.stall) f.warp_cycles += v;
   for (int i = 0; i < kStalls; ++i) {

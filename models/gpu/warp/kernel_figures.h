@@ -14,7 +14,12 @@
 namespace hwsim::warp {
 
 double ipc(const KernelRun& r);                 // warp instructions per cycle per simulated SM
-double simd_efficiency(const KernelRun& r);     // active lanes / 32 per warp instruction
+// Active lanes (the warp's SIMT mask, predicated-off ones too) / 32 per warp instruction: Nsight
+// Compute's warp execution efficiency (Avg. Active Threads Per Warp / 32); divergence lowers it.
+double simd_efficiency(const KernelRun& r);
+// Lanes not predicated off / 32 per warp instruction (Avg. Not Predicated Off Threads Per Warp / 32):
+// at most simd_efficiency; guards and if-converted branches lower it further.
+double pred_on_efficiency(const KernelRun& r);
 double achieved_occupancy(const KernelRun& r);  // resident warps / max warps, time-averaged
 Stall dominant_stall(const KernelRun& r);       // the state with the most cycles, never `selected`
 
@@ -47,7 +52,7 @@ struct BankRow {
 struct InstrRow {
   int pc = 0, line = 0;
   std::string text;
-  std::uint64_t issued = 0, thread_instructions = 0;
+  std::uint64_t issued = 0, thread_instructions = 0, active_thread_instructions = 0;
   double ways = 0;                 // shared accesses: average conflict degree (0: none ran)
   double sectors_per_request = 0;  // global accesses: 32-B sectors per warp request (0: none ran)
   std::uint64_t stall_cycles = 0;  // warp cycles charged to warps waiting to issue it (every state)
@@ -55,7 +60,7 @@ struct InstrRow {
 };
 
 struct KernelFigures {
-  double ipc = 0, simd_efficiency = 0, achieved_occupancy = 0;
+  double ipc = 0, simd_efficiency = 0, pred_on_efficiency = 0, achieved_occupancy = 0;
   Stall dominant = Stall::long_scoreboard;
   std::vector<StallShare> stalls;            // every state with cycles, in Stall order
   std::uint64_t warp_cycles = 0;             // all states' cycles

@@ -14,8 +14,11 @@ inline constexpr int kStalls = int(Stall::count);
 
 struct PcStats {
   std::uint64_t issued = 0;                 // warp instructions
-  std::uint64_t lanes = 0;                  // thread instructions (active, not predicated off)
-  std::array<std::uint64_t, 33> lane_hist{}; // warp instructions by active lanes
+  std::uint64_t lanes = 0;                  // thread instructions not predicated off (Nsight Compute's
+                                            // thread_inst_executed_pred_on)
+  std::uint64_t active_lanes = 0;           // thread instructions of the lanes active in the warp (its
+                                            // SIMT mask; Nsight's thread_inst_executed): predicated-off ones too
+  std::array<std::uint64_t, 33> lane_hist{}; // warp instructions by lanes not predicated off
   std::array<std::uint64_t, kStalls> stall{};// stall cycles charged to warps waiting to issue this pc
   std::uint64_t shared_requests = 0, wavefronts = 0;
   std::vector<std::uint64_t> bank_words;    // shared: distinct words each bank served, summed over
@@ -68,7 +71,8 @@ struct KernelStats {
   std::vector<PcStats> pcs;
   std::array<std::uint64_t, kStalls> stall{};
   std::array<std::uint64_t, 33> lane_hist{};
-  std::uint64_t warp_instructions = 0, thread_instructions = 0;
+  // Thread instructions not predicated off, and of the active lanes (PcStats::lanes, active_lanes).
+  std::uint64_t warp_instructions = 0, thread_instructions = 0, active_thread_instructions = 0;
   std::int64_t cycles = 0;
   double warp_cycles_resident = 0;          // Σ over SMs of resident warps × cycles (achieved occupancy)
   double sm_busy_cycles = 0;                // Σ over SMs of cycles with at least one resident warp

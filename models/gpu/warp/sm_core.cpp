@@ -239,7 +239,7 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   ctx_.shared_bytes = cta.shared.size();
   Effects fx = execute(w, in, ctx_);
 
-  PcStats& ps = count_issue(pc, fx.mask);
+  PcStats& ps = count_issue(pc, fx.active, fx.mask);
 
   sp.pipe_free[std::size_t(in.pipe)] = t + p_.interval[std::size_t(in.pipe)];
   if (p_.rf3_extra > 0 && dec.three_regs) {
@@ -304,11 +304,13 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   if (!w.at_barrier) refresh(w);
 }
 
-PcStats& SmCore::count_issue(int pc, std::uint32_t mask) {
+PcStats& SmCore::count_issue(int pc, std::uint32_t active, std::uint32_t mask) {
   PcStats& ps = stats_.pcs[std::size_t(pc)];
   int lanes = std::popcount(mask);
   ++ps.issued;
   ps.lanes += std::uint64_t(lanes);
+  ps.active_lanes += std::uint64_t(std::popcount(active));
+  stats_.active_thread_instructions += std::uint64_t(std::popcount(active));
   ++ps.lane_hist[std::size_t(lanes)];
   ++stats_.warp_instructions;
   stats_.thread_instructions += std::uint64_t(lanes);

@@ -77,7 +77,7 @@ class SmCore {
   void global_access(WarpState& w, Cta& cta, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t);
   void set_ready(WarpState& w, const Instr& in, std::int64_t ready, Stall why);  // the scoreboard
   // Counts an issued instruction of `mask`'s lanes at `pc` (kernel and per-instruction counts).
-  PcStats& count_issue(int pc, std::uint32_t mask);
+  PcStats& count_issue(int pc, std::uint32_t active, std::uint32_t mask);  // active: the SIMT mask; mask: not predicated off
   // Recomputes the warp's dependency-ready time for its next instruction and queues it for issue.
   void refresh(WarpState& w);
   void charge(WarpState& w, std::int64_t from, std::int64_t to, Stall why, int pc);
