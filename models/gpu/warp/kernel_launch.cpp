@@ -322,12 +322,13 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   ctx.lane_fns = lane_fns.data();
   g.p = &p, g.prog = &prog, g.ctx = &ctx, g.occ = &occ, g.values = &values;
   auto mem = prepare_memory(g, run->memory, l1_data, opt.warm_l2);
+  mem->use_dram(opt.dram);
   run->buffer_bytes = double(buffer_bytes(run->memory));
   run->buffers_fit_l2 = run->buffer_bytes <= p.chip.l2_bytes / std::max(1, p.l2_partitions);
   st.cycles = run_grid(g, *mem, st);
   if (st.trace) trace_finish(st);
   run->memory_stats = mem->stats();
-  run->dram_bytes = mem->dram().bytes;
+  run->dram_bytes = mem->dram_bytes();
   run->seconds = double(st.cycles) / p.chip.clock_hz + p.chip.launch_overhead;
   run->host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return run;

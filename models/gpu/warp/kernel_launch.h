@@ -34,6 +34,10 @@ struct LaunchOptions {
   // one L2 partition are all put there; larger ones get what a simulated previous launch left
   // (that launch's writes are discarded). Off: a cold L2 (the first launch).
   bool warm_l2 = false;
+  // gpu.warp.dram_model = "tlm": the memory below the L2 the embedding program bound (a TlmDram,
+  // tlm_dram.h, with its target bound), used by the measured launch (a previous launch for
+  // warm_l2 and a subset's footprint count use the built-in model). Null: the built-in model.
+  DramModel* dram = nullptr;
 };
 
 struct KernelRun {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "models/gpu/warp/builtin_dram.h"
+#include "sim/error.h"
 #include "sim/memory_budget.h"
 
 namespace hwsim::warp {
@@ -28,34 +30,19 @@ MemorySystem::MemorySystem(const WarpParams& p, int sms, std::uint64_t l1_data_b
     port_[std::size_t(i)].rate = p.port_bytes_per_cycle;
   }
   l2_bw_.rate = p.l2_bytes_per_cycle * share;
-  if (p.dram_activation > 0) open_row_.assign(std::size_t(std::max(1, p.dram_banks)), 0);
-  dram_.rate = p.hbm_bytes_per_cycle * share;
+  builtin_dram_ = std::make_unique<BuiltinDram>(p, share);
+  dram_ = builtin_dram_.get();
 }
 
-double MemorySystem::dram_reserve(double t, double bytes, bool write, std::uint64_t addr) {
-  if (write && p_.write_drain_cycles > 0) {
-    writes_.add(t, bytes);
-  }
-  double a = std::min(1.0, bytes / 16384.0);  // recent write share over ~16 KB of DRAM traffic
-  write_share_ += ((write ? 1.0 : 0.0) - write_share_) * a;
-  double eff = 1.0 - p_.dram_turnaround * 4.0 * write_share_ * (1.0 - write_share_);
-  double cost = bytes;
-  if (p_.dram_activation > 0 && !open_row_.empty()) {
-    std::uint64_t row = addr / std::uint64_t(p_.dram_row_bytes);
-    std::uint64_t h = row * 0x9e3779b97f4a7c15ull;
-    std::uint64_t& open = open_row_[std::size_t((h >> 32) % open_row_.size())];
-    if (open != row + 1) {  // row miss: activate (stored +1 so 0 means closed)
-      open = row + 1;
-      cost += p_.dram_activation * p_.dram_access_bytes;
-    }
-    double per_row = double(p_.dram_row_bytes) / p_.dram_access_bytes;
-    cost /= 1.0 + p_.dram_activation / per_row;  // sequential streams keep the usable rate
-  }
-  cost /= std::max(0.1, eff);
-  if (p_.dram_queue_cycles > 0) {
-    dram_busy_.add(t, cost);
-  }
-  return dram_.reserve(t, cost);
+void MemorySystem::use_dram(DramModel* external) {
+  if (p_.dram_model == DramModelKind::tlm && !external)
+    config_error("gpu.warp.dram_model = \"tlm\": no TLM-2.0 target is bound to the warp model's DRAM socket; the hwsim "
+                 "program has none (an embedding program binds its SystemC DRAM model: examples/warp_tlm_dram.cpp)");
+  if (p_.dram_model != DramModelKind::tlm && external)
+    config_error("gpu.warp.dram_model is \"builtin\" but a DRAM model is bound (LaunchOptions::dram): set gpu.warp.dram_model "
+                 "= \"tlm\" to use it");
+  dram_ = external ? external : builtin_dram_.get();
+  dram_->start_kernel(p_);
 }
 
 int MemorySystem::home_part(std::uint64_t line) const {
@@ -147,26 +134,8 @@ std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int s
   // fetch the DRAM access granule holding this sector (64 B = a sector pair on H100)
   int per_access = std::max(1, p_.dram_access_bytes / p_.sector_bytes);
   int first = sector / per_access * per_access;
-  double done = dram_reserve(t, double(per_access * p_.sector_bytes), false, line * std::uint64_t(p_.line_bytes) + std::uint64_t(first * p_.sector_bytes));
-  // DRAM latency varies per access (bank/row state, channel queues, partition crossing): a
-  // deterministic spread of +-hbm_latency_spread around the mean, from a hash of the address, so a
-  // warp that waits for many sectors waits for the slowest one
-  std::uint64_t h = line * 8 + std::uint64_t(first) + 0x9e3779b97f4a7c15ull;
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  double u = double(h >> 11) * (1.0 / 9007199254740992.0);
-  std::int64_t lat = p_.hbm_latency + std::int64_t(std::lround(p_.hbm_latency_spread * (2.0 * u - 1.0)));
-  // reads queue behind write drains: the DRAM controllers batch writes and turn the bus around,
-  // so read latency grows with the write share of the DRAM bandwidth
-  if (p_.write_drain_cycles > 0) lat += std::int64_t(std::lround(p_.write_drain_cycles * writes_.utilisation(t, dram_.rate)));
-  // reads also queue in the memory controllers behind other requests: M/M/1-like waiting time
-  // dram_queue · u/(1-u) at DRAM utilisation u (busy fraction over the same window), u capped
-  if (p_.dram_queue_cycles > 0) {
-    double u = std::min(dram_busy_.utilisation(t, dram_.rate), p_.dram_queue_max_util);
-    lat += std::int64_t(std::lround(p_.dram_queue_cycles * u / (1.0 - u)));
-  }
-  std::int64_t ready = std::max<std::int64_t>(std::int64_t(t) + lat, std::int64_t(std::ceil(done)));
+  const std::int64_t ready = dram_->read(t, line * std::uint64_t(p_.line_bytes) + std::uint64_t(first * p_.sector_bytes),
+                                         per_access * p_.sector_bytes);
   for (int s = first; s < first + per_access && s < SectorCache::kMaxSectors; ++s) {
     if (!(l->valid >> s & 1)) fetched |= 1u << s;
     for (Line* x : {l, hl}) {
@@ -246,7 +215,7 @@ std::int64_t MemorySystem::store(int sm, std::int64_t t, const Coalesced& c) {
     auto* l = home.find(r.line);
     if (!l) l = &allocate_l2(home, r.line);
     // written data leaves for DRAM eventually (write-back of full sectors)
-    dram_reserve(sent, double(n * p_.sector_bytes), true, r.line * std::uint64_t(p_.line_bytes));
+    dram_->write(sent, r.line * std::uint64_t(p_.line_bytes), r.sectors, p_.sector_bytes);
     for (std::uint32_t m = r.sectors; m; m &= m - 1) {
       int s = std::countr_zero(m);
       l->valid |= 1u << s;

@@ -3,7 +3,8 @@
 #include <cmath>
 // Global-memory timing of the warp model: per-SM L1 (sectored, tag stage of a few lines per
 // cycle, SM↔L2 port), one L2 shared by all SMs (sectored, sliced by a hashed index, bandwidth
-// server), and device memory (latency plus a bandwidth server, fetched in dram_access_bytes).
+// server), and the memory below it (dram_model.h: the built-in device memory, latency plus a
+// bandwidth server fetched in dram_access_bytes, or an external SystemC model over TLM-2.0).
 // Requests are timed when issued (execute at issue); SMs are stepped in time order, so the
 // bandwidth servers see requests in nearly time order.
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "models/gpu/warp/coalescer.h"
+#include "models/gpu/warp/dram_model.h"
 #include "models/gpu/warp/sector_cache.h"
 #include "models/gpu/warp/warp_params.h"
 
@@ -23,21 +25,6 @@ struct MemoryStats {
   // load sectors counted in l2_hit_sectors whose DRAM access the same warp request started (the
   // other half of a 64-byte access): Nsight Compute counts them as misses
   std::uint64_t l2_hits_own_fetch = 0;
-};
-
-// Recent load on a server: what was added decays with a time constant of kWindow cycles, so
-// load / kWindow is the recent rate; utilisation() divides it by the server's rate (capped at 1).
-struct DecayingLoad {
-  static constexpr double kWindow = 2048;  // cycles
-  double load = 0, since = 0;
-  void add(double t, double amount) { decay_to(t); load += amount; }
-  double utilisation(double t, double server_rate) {
-    decay_to(t);
-    return std::min(1.0, load / kWindow / server_rate);
-  }
-  void decay_to(double t) {
-    if (t > since) load *= std::exp(-(t - since) / kWindow), since = t;
-  }
 };
 
 // The lines a run's global accesses touched, and how many of them more than one block touched
@@ -101,7 +88,13 @@ class MemorySystem {
     tag = std::max(tag, until);
   }
   const MemoryStats& stats() const { return stats_; }
-  const BandwidthServer& dram() const { return dram_; }
+  // The memory below the L2 from now on: `external` (gpu.warp.dram_model = "tlm": the model the
+  // embedding program bound, LaunchOptions::dram) or, when null, the built-in one. One line
+  // (a config error) when the key and the hook disagree: "tlm" without a model, a model while
+  // the key says "builtin".
+  void use_dram(DramModel* external);
+  // Bytes the memory below the L2 moved (DramModel::bytes).
+  double dram_bytes() const { return dram_->bytes(); }
 
  private:
   // A line request's L2 lines (near and home partition), each looked up once per request: looked
@@ -117,20 +110,6 @@ class MemorySystem {
   // One sector of a line request. `fetched` gets the bits of the sectors whose DRAM access this
   // call started; `at` is the request's lookup, the same for all its sectors.
   std::int64_t l2_sector(int sm, double t, std::uint64_t line, int sector, std::uint32_t& fetched, L2Lookup& at);
-  // DRAM bandwidth for `bytes` read or written at cycle t. Mixed read/write traffic costs bus
-  // turnarounds: the DRAM rate is scaled by 1 - turnaround · 4f(1-f), f = recent write share.
-  // A row activation costs dram_activation extra access times (row = dram_row_bytes of address
-  // space, banks hashed); the rate is scaled so a sequential stream (a row per row_bytes /
-  // dram_access_bytes accesses) keeps the usable bandwidth.
-  double dram_reserve(double t, double bytes, bool write, std::uint64_t addr);
-  double write_share_ = 0;
-  // recent DRAM write rate (bytes per cycle, exponentially averaged over ~write_window cycles):
-  // reads wait behind write drains in proportion to the write utilisation
-  DecayingLoad writes_;  // bytes written, for the write-drain term
-  // recent DRAM busy time (reads and writes, in rate-bytes, same window): reads queue in the
-  // memory controllers, M/M/1-like: + dram_queue · u/(1-u), u capped at dram_queue_max_util
-  DecayingLoad dram_busy_;  // DRAM cost of reads and writes, for the queueing term
-  std::vector<std::uint64_t> open_row_;
   const WarpParams& p_;
   std::vector<std::unique_ptr<SectorCache>> l1_;
   std::vector<double> tag_free_;
@@ -141,7 +120,9 @@ class MemorySystem {
   std::vector<std::unique_ptr<SectorCache>> l2_;
   int near_part(int sm) const { return sm % int(l2_.size()); }
   int home_part(std::uint64_t line) const;
-  BandwidthServer l2_bw_, dram_;
+  BandwidthServer l2_bw_;
+  std::unique_ptr<DramModel> builtin_dram_;
+  DramModel* dram_ = nullptr;  // builtin_dram_ or the bound external model
   // per line that atomics touched: the cycle its L2 atomic unit is free for the next one, and the
   // words its last request touched
   struct AtomicLine {

@@ -48,6 +48,10 @@ const ParamRegistration warp_params({"gpu"}, {
     quantity_param("gpu.warp.graph_launch", Dimension::time,
                    "time per launch of a kernel replayed in a CUDA graph, beyond its execution (classroom.cu); 0: use gpu.launch.overhead")
         .defaults_to("0 s").zero_allowed(),
+    choice_param("gpu.warp.dram_model", {"builtin", "tlm"},
+                 "the memory below the L2: the built-in DRAM model, or tlm: a TLM-2.0 initiator socket (blocking transport, "
+                 "loosely timed) to an external SystemC DRAM model an embedding program binds (examples/warp_tlm_dram.cpp)")
+        .defaults_to("builtin"),
     real_param("gpu.warp.dram_turnaround",
                    "fraction of DRAM bandwidth lost to read/write bus turnarounds at a 50/50 read/write mix")
         .defaults_to("0").zero_allowed(),
@@ -137,6 +141,7 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.rf3_extra = c.number("gpu.warp.rf3_extra");
   p.event_timed_launch = c.number("gpu.warp.event_timed_launch");
   p.graph_launch = c.number("gpu.warp.graph_launch");
+  p.dram_model = c.text("gpu.warp.dram_model") == "tlm" ? DramModelKind::tlm : DramModelKind::builtin;
   p.dram_turnaround = c.number("gpu.warp.dram_turnaround");
   p.dram_activation = c.number("gpu.warp.dram_activation");
   p.dram_row_bytes = w("gpu.warp.dram_row_bytes");

@@ -14,8 +14,13 @@ class Config;
 
 namespace hwsim::warp {
 
+// The memory below the L2 (gpu.warp.dram_model; dram_model.h): the built-in DRAM model, or a
+// TLM-2.0 socket to an external SystemC model the embedding program binds.
+enum class DramModelKind : std::uint8_t { builtin, tlm };
+
 struct WarpParams {
   GpuChip chip;
+  DramModelKind dram_model = DramModelKind::builtin;
   bool gto = true;                     // warp scheduler: greedy-then-oldest, else loose round-robin
   int sub_partitions = 4;
   std::array<int, kPipes> latency{};   // result latency per pipe (lsu: shuffle latency)
