@@ -22,6 +22,21 @@ OpVertex add_op(OpGraph& graph, Op op, const std::vector<OpVertex>& inputs = {})
 // and the input that sized it ("the training step's op graph (microbatches=4096)").
 void expect_ops(double ops, const std::string& what);
 
+// A scope whose op graphs are all gone by its end (a serving engine lowers each pass, runs it and
+// drops it): the ops added within it are charged while it lasts and released at its end, so a
+// run of thousands of passes is charged for the graphs it holds at once, not for every graph it
+// ever built. Scopes nest.
+class TransientOps {
+ public:
+  TransientOps();
+  ~TransientOps();
+  TransientOps(const TransientOps&) = delete;
+  TransientOps& operator=(const TransientOps&) = delete;
+
+ private:
+  double start_;  // ops charged before the scope
+};
+
 // Vertices in an order where every op follows its inputs: insertion order, which add_op() keeps
 // topological. Deterministic.
 std::vector<OpVertex> execution_order(const OpGraph& graph);

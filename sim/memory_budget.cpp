@@ -1,5 +1,6 @@
 #include "sim/memory_budget.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -56,6 +57,8 @@ void charge_memory(double bytes, const char* what) {
   charged() += bytes;
   if (charged() > limit()) require_memory(charged(), what);
 }
+
+void release_memory(double bytes) { charged() = std::max(0.0, charged() - bytes); }
 
 double memory_charged() { return charged(); }
 

@@ -28,6 +28,8 @@ void require_memory(double bytes, const std::string& what);
 // each piece is charged as it is added, and the running total is checked as require_memory checks
 // one estimate ("WHAT needs about N ..."). `what` names the pieces ("the workload's op graphs").
 void charge_memory(double bytes, const char* what);
+// Gives back `bytes` charge_memory charged for pieces since freed (at most what is charged).
+void release_memory(double bytes);
 // What charge_memory has charged so far, in bytes.
 double memory_charged();
 // Forgets the charges: for a harness that runs many inputs in one process (a fuzz target), each

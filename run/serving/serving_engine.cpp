@@ -116,6 +116,7 @@ double ServingEngine::run_pass(const StepPass& pass) {
   if (reuse_) {
     if (auto totals = take_reused(previous, key)) return log_pass(start, std::move(totals));
   }
+  TransientOps transient;  // the pass's graphs are gone when it returns
   OpGraph graph = lower(pass);
   std::vector<WorkRecord> records = execute(make_program(graph, framework_).step);
   double seconds = sim_now() - start;
@@ -160,6 +161,7 @@ std::shared_ptr<const RunTotals> ServingEngine::take_reused(const ShapeKey& prev
 // reuse=ops: the ops of shapes never seen run as one probe; the pass takes the sum of its ops' times.
 double ServingEngine::run_composed(const StepPass& pass) {
   double start = sim_now();
+  TransientOps transient;  // the pass's graphs are gone when it returns
   OpGraph graph = lower(pass);
   Program program = make_program(graph, framework_);
   const OpGraph& g = *program.step.graph;
