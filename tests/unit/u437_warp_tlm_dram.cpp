@@ -46,6 +46,25 @@ class RecordingTarget : public sc_core::sc_module {
   }
 };
 
+// The same fixed latency, spent in wait() rather than annotated (allowed in an SC_THREAD only).
+class WaitingTarget : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<WaitingTarget> socket;
+  double latency = 0;  // s
+  std::uint64_t seen = 0;
+  explicit WaitingTarget(sc_core::sc_module_name name) : sc_module(name), socket("socket") {
+    socket.register_b_transport(this, &WaitingTarget::b_transport);
+  }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+    ++seen;
+    wait(delay + to_sc_time(latency));
+    delay = sc_core::SC_ZERO_TIME;
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
 constexpr std::uint64_t kFloats = 262144;  // 1 MiB per buffer
 
 LaunchOptions copy_launch() {
@@ -73,16 +92,21 @@ struct Outcome {
 class Bench : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Bench);
-  explicit Bench(sc_core::sc_module_name name) : sc_module(name), dram("dram"), target("target"), dram2("dram2"), example("example") {
+  explicit Bench(sc_core::sc_module_name name) : sc_module(name), dram("dram"), target("target"), dram2("dram2"), example("example"),
+                                               dram3("dram3"), waiting("waiting") {
     dram.socket.bind(target.socket);
     dram2.socket.bind(example.socket);
+    dram3.socket.bind(waiting.socket);
     SC_THREAD(run);
   }
   TlmDram dram;
   RecordingTarget target;
   TlmDram dram2;
   ExampleDramTarget example;
-  std::unique_ptr<KernelRun> builtin, on_example;
+  TlmDram dram3;
+  WaitingTarget waiting;
+  std::unique_ptr<KernelRun> builtin, on_example, on_waiting;
+  double waiting_latency = 0;  // cycles
   Outcome fast, slow;
   std::exception_ptr error;
 
@@ -106,6 +130,10 @@ class Bench : public sc_core::sc_module {
       LaunchOptions o = copy_launch();
       o.dram = &dram2;
       on_example = simulate_kernel(tlm_params(), load_kernel("workloads/kernels/stream_copy.hwk"), o);
+      waiting.latency = double(test::h100().hbm_latency) / test::h100().chip.clock_hz;
+      o.dram = &dram3;
+      on_waiting = simulate_kernel(tlm_params(), load_kernel("workloads/kernels/stream_copy.hwk"), o);
+      waiting_latency = dram3.mean_read_latency();
     } catch (...) {
       error = std::current_exception();
     }
@@ -180,6 +208,12 @@ TEST_CASE("warp TLM DRAM: an external target sees exactly the kernel's DRAM tran
   CHECK(bench.example.row_misses > 0);
   CHECK(bench.on_example->stats.cycles > 0);
   CHECK(test::values(*bench.on_example, "b")[kFloats - 1] == double(kFloats - 1));
+
+  // a target that wait()s its latency instead of annotating it (the warp model runs in an
+  // SC_THREAD here, as under run_kernel): the time waited is the latency, the kernel the same
+  CHECK(bench.waiting.seen == bench.fast.seen.size());
+  CHECK(bench.waiting_latency == doctest::Approx(lat).epsilon(1e-6));
+  CHECK(bench.on_waiting->stats.cycles == bench.fast.run->stats.cycles);
 }
 
 namespace {
