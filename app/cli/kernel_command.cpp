@@ -4,6 +4,7 @@
 // --html: the page). User errors (parse, bounds, deadlock, --max-cycles) are one line, exit 4.
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 #include "ops/device.h"
 #include "models/gpu/warp/kernel_figures.h"
@@ -12,6 +13,7 @@
 #include "app/kernel/kernel_source.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
+#include "app/progress.h"
 #include "sim/config/config.h"
 #include "sim/error.h"
 #include "sim/input_file.h"
@@ -42,6 +44,9 @@ void set_launch_shape(const warp::Program& program, const KernelOptions& k, warp
 }
 
 }  // namespace
+
+// A full-grid run longer than this (host seconds) ends with a note on --sample-sms.
+constexpr double kSampleHintSeconds = 10;
 
 int kernel_command(const RunOptions& run, const KernelOptions& k) {
   Config config = load_chip(run.chip, run.overrides);
@@ -105,7 +110,17 @@ int kernel_command(const RunOptions& run, const KernelOptions& k) {
     });
   }
   outputs.check();
+  std::optional<ProgressBar> bar;  // drawn only on a terminal (app/progress.h)
+  options.progress = [&bar](std::uint64_t done, std::uint64_t total) {
+    if (!bar) bar.emplace("kernel", total, "blocks");
+    bar->update(done);
+  };
   result = warp::run_kernel(params, std::move(program), options);
+  if (bar) bar->finish();
+  if (!run.quiet && result->host_seconds > kSampleHintSeconds && result->stats.ctas_simulated == result->grid)
+    std::cerr << fmt::format("note: simulating all {} blocks took {:.0f} s; --sample-sms 16 simulates 16 SMs and their "
+                             "share of the grid, and scales the kernel's counts to the whole grid\n",
+                             result->grid, result->host_seconds);
   figures = warp::kernel_figures(*result);
   for (const auto& d : k.dumps)  // an untyped PTX pointer given a scalar holds no buffer
     if (!result->memory.by_name(d.substr(0, d.find('='))))

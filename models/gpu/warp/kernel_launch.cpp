@@ -100,6 +100,7 @@ struct GridPlan {
   double share = 1;             // ctas' share of the grid's SMs (1: all of them)
   std::int64_t horizon = 0;     // --max-cycles
   bool horizon_given = false;
+  const LaunchProgress* progress = nullptr;  // told as blocks retire (the measured launch's)
 };
 
 // The k-th block a plan runs: CTAs of a subset are spread over the grid like the full launch
@@ -133,10 +134,12 @@ std::int64_t run_grid(const GridPlan& g, MemorySystem& mem, KernelStats& st) {
   // its block size)
   const auto relaunch = std::int64_t(std::llround(p.cta_launch_cycles + p.cta_launch_per_warp * g.occ->warps_per_cta));
   std::int64_t last_retired = 0;  // the cycle the last block freed its slot (its stores acknowledged)
+  std::uint64_t retired = 0;
   for (int i = 0; i < g.sms; ++i) {
     cores.push_back(std::make_unique<SmCore>(i, p, prog, *g.ctx, mem, st, g.occ->ctas_per_sm, *g.values));
     cores.back()->on_cta_done = [&](int sm, std::int64_t t) {
       last_retired = std::max(last_retired, t);
+      if (g.progress && *g.progress) (*g.progress)(++retired, ctas);
       if (next_cta < ctas) {
         std::int64_t at = dispatch(t + relaunch);
         cores[std::size_t(sm)]->launch(cta_index(next_cta++), at);
@@ -323,6 +326,7 @@ std::unique_ptr<KernelRun> simulate_kernel(const WarpParams& p, Program program,
   g.p = &p, g.prog = &prog, g.ctx = &ctx, g.occ = &occ, g.values = &values;
   auto mem = prepare_memory(g, run->memory, l1_data, opt.warm_l2);
   mem->use_dram(opt.dram);
+  g.progress = &opt.progress;
   run->buffer_bytes = double(buffer_bytes(run->memory));
   run->buffers_fit_l2 = run->buffer_bytes <= p.chip.l2_bytes / std::max(1, p.l2_partitions);
   st.cycles = run_grid(g, *mem, st);

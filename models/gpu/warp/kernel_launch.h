@@ -4,6 +4,7 @@
 // time order. run_kernel() hosts the loop in one SystemC module (call once per process);
 // simulate_kernel() is the same loop without SystemC, for unit tests.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,9 @@ namespace hwsim::warp {
 inline constexpr std::int64_t kDefaultMaxCycles = 100'000'000;  // 50 ms at 2 GHz; a 1-warp loop: ~4 s
 inline constexpr std::uint64_t kMaxSimulatedCtas = 4'000'000;
 
+// Told (blocks retired, blocks simulated) as the measured launch's blocks retire.
+using LaunchProgress = std::function<void(std::uint64_t, std::uint64_t)>;
+
 struct LaunchOptions {
   LaunchArgs args;
   std::int64_t max_cycles = 0;     // 0 = kDefaultMaxCycles
@@ -38,6 +42,7 @@ struct LaunchOptions {
   // tlm_dram.h, with its target bound), used by the measured launch (a previous launch for
   // warm_l2 and a subset's footprint count use the built-in model). Null: the built-in model.
   DramModel* dram = nullptr;
+  LaunchProgress progress;  // empty: none (a front end draws a progress bar from it)
 };
 
 struct KernelRun {
