@@ -12,6 +12,7 @@ namespace hwsim {
 // What one step did to the carried state. Opaque: only the device that made it reads it.
 struct StepEffect {
   virtual ~StepEffect() = default;
+  virtual std::size_t bytes() const = 0;  // host memory it holds, roughly
 };
 
 class StepReplay {

@@ -50,6 +50,10 @@ GpuChip tile_chip(const Config& config) {
 struct GpuStepEffect : StepEffect {
   PartitionedCaches::State before, after;
   GpuClockDomain::Recording clock;
+  std::size_t bytes() const override {
+    return sizeof(GpuStepEffect) + before.bytes() + after.bytes() +
+           clock.observed.size() * sizeof(GpuClockDomain::Observation) + clock.spans.size() * sizeof(GpuClockDomain::Counters);
+  }
 };
 
 class GpuDevice : public Device, public StepReplay {

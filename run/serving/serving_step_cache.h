@@ -12,6 +12,7 @@
 // reuse, app/serving_runner decides).
 #include <algorithm>
 #include <cstdint>
+#include <list>
 #include <map>
 #include <memory>
 #include <set>
@@ -37,29 +38,63 @@ class StepCache {
   // again; the one it settles into is met every pass after, so it must not be crowded out.
   static constexpr std::size_t kMaxVariants = 32;
 
+  // The variants held, at most this many bytes in all (their recorded effects and totals): past
+  // it the pairs least recently stored or used go first (never the one just stored). A mixed-length
+  // trace makes a new pair nearly every step, seldom met again; reuse only ever takes a variant
+  // the device would run exactly, so dropping one costs a re-simulation, never a figure.
+  static constexpr std::size_t kMaxBytes = std::size_t(128) << 20;
+
   // The variants of `key` after `previous` (empty when that pair never ran), most recent first.
   const std::vector<Variant>& find(const ShapeKey& previous, const ShapeKey& key) const {
     static const std::vector<Variant> none;
-    auto it = variants_.find({previous, key});
-    return it == variants_.end() ? none : it->second;
+    auto it = pairs_.find({previous, key});
+    return it == pairs_.end() ? none : it->second.variants;
   }
   // Variant `v` of find(previous, key) was taken: it becomes the most recent (if still held: it
-  // may have been replaced meanwhile).
+  // may have been replaced meanwhile), and its pair the most recently used.
   void used(const ShapeKey& previous, const ShapeKey& key, const Variant& v) {
-    auto& list = variants_.at({previous, key});
+    auto found = pairs_.find({previous, key});
+    if (found == pairs_.end()) return;
+    Pair& pair = found->second;
+    auto& list = pair.variants;
     auto it = std::find_if(list.begin(), list.end(), [&](const Variant& w) { return w.totals == v.totals; });
     if (it != list.end()) std::rotate(list.begin(), it, it + 1);
+    ages_.splice(ages_.begin(), ages_, pair.age);
   }
   void store(const ShapeKey& previous, const ShapeKey& key, Variant v) {
-    auto& list = variants_[{previous, key}];
-    if (list.size() == kMaxVariants) list.pop_back();
-    list.insert(list.begin(), std::move(v));
+    auto [it, fresh] = pairs_.try_emplace({previous, key});
+    Pair& pair = it->second;
+    if (fresh) pair.age = ages_.insert(ages_.begin(), &it->first);
+    else ages_.splice(ages_.begin(), ages_, pair.age);
+    if (pair.variants.size() == kMaxVariants) {
+      bytes_ -= bytes_of(pair.variants.back());
+      pair.variants.pop_back();
+    }
+    bytes_ += bytes_of(v);
+    pair.variants.insert(pair.variants.begin(), std::move(v));
+    while (bytes_ > kMaxBytes && ages_.size() > 1) forget(ages_.back());
   }
   // True the first time `key` is seen: its records are kept once.
   bool first_records(const ShapeKey& key) { return labelled_.insert(key).second; }
 
  private:
-  std::map<std::pair<ShapeKey, ShapeKey>, std::vector<Variant>> variants_;
+  using PairKey = std::pair<ShapeKey, ShapeKey>;
+  struct Pair {
+    std::vector<Variant> variants;
+    std::list<const PairKey*>::iterator age;
+  };
+  static std::size_t bytes_of(const Variant& v) {
+    return sizeof(Variant) + sizeof(RunTotals) + (v.effect ? v.effect->bytes() : 0);
+  }
+  void forget(const PairKey* key) {
+    auto it = pairs_.find(*key);
+    for (const Variant& v : it->second.variants) bytes_ -= bytes_of(v);
+    ages_.erase(it->second.age);
+    pairs_.erase(it);
+  }
+  std::map<PairKey, Pair> pairs_;
+  std::list<const PairKey*> ages_;  // the pairs, most recently stored or used first
+  std::size_t bytes_ = 0;
   std::set<ShapeKey> labelled_;
 };
 

@@ -5,10 +5,8 @@
 namespace hwsim {
 
 std::size_t KernelOutcome::bytes() const {
-  std::size_t n = sizeof(KernelOutcome) + governor.observed.size() * sizeof(GpuClockDomain::Observation);
-  for (const auto& c : after.l2) n += c.held.size() * sizeof(CacheResidency::Held);
-  if (after.mall) n += after.mall->held.size() * sizeof(CacheResidency::Held);
-  n += after.written_back.size() * sizeof(WrittenBack);
+  std::size_t n = sizeof(KernelOutcome) + governor.observed.size() * sizeof(GpuClockDomain::Observation) +
+                  governor.spans.size() * sizeof(GpuClockDomain::Counters) + after.bytes();
   for (const ChainLink& l : links_) n += sizeof(ChainLink) + (l.codes.size() + l.others.size()) * sizeof(std::int64_t);
   return n;
 }

@@ -96,6 +96,13 @@ LevelBytes PartitionedCaches::release() {
   return out;
 }
 
+std::size_t PartitionedCaches::State::bytes() const {
+  std::size_t n = written_back.size() * sizeof(WrittenBack);
+  for (const auto& c : l2) n += c.held.size() * sizeof(CacheResidency::Held);
+  if (mall) n += mall->held.size() * sizeof(CacheResidency::Held);
+  return n;
+}
+
 PartitionedCaches::State PartitionedCaches::state() const {
   State s;
   for (const auto& l2 : l2_) s.l2.push_back(l2.contents());

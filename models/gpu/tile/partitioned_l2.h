@@ -61,6 +61,7 @@ class PartitionedCaches {
     std::optional<CacheResidency::Contents> mall;
     std::vector<WrittenBack> written_back;
     bool operator==(const State&) const = default;
+    std::size_t bytes() const;  // host memory its lists hold, roughly
   };
   State state() const;
   void set_state(const State& s);  // `s` from this object's state()
