@@ -78,9 +78,30 @@ KV = [SERVE + f"requests=64,rate=inf,prompt=2048,output=512,gpu_memory_utilizati
 DISAGGREGATION = ["--system h100x2 -w serve:model=llama3_8b,requests=100,rate=8,prompt=2048,output=256,seed=1," + x
                   for x in ("disaggregate=none,dp=2", "disaggregate=1P1D,dp=1")]
 
+PREFIX = [SERVE + f"requests=200,rate=inf,prompt=1200,output=128,shared_prefix=1024,seed=1,prefix_caching={c}"
+          for c in ("true", "false")]
+PRIORITY = [SERVE + f"requests=300,rate=inf,prompt=512,output=128,priority=uniform:0..2,seed=1,scheduling={s}"
+            for s in ("fcfs", "priority")]
+
 
 def tok(d):
     return serving(d)["output_tokens_per_s"]
+
+
+def class_ttft(d, priority):
+    """Mean TTFT (s) of the requests of one priority."""
+    return next(c for c in serving(d)["priority_classes"] if c["priority"] == priority)["ttft_s"]["mean"]
+
+
+def prefix_figures(ds):
+    return [(lambda ds: 100 * serving(ds[0])["prefix_cache"]["hit_rate"], "{:.1f}"), (lambda ds: tok(ds[0]), "{:,.0f}"),
+            (lambda ds: tok(ds[1]), "{:,.0f}"), (lambda ds: serving(ds[0])["ttft_s"]["mean"], "{:.2f}"),
+            (lambda ds: serving(ds[1])["ttft_s"]["mean"], "{:.2f}")]
+
+
+def priority_figures():
+    return [(lambda ds: class_ttft(ds[0], 0), "{:.2f}"), (lambda ds: class_ttft(ds[1], 0), "{:.2f}"),
+            (lambda ds: class_ttft(ds[0], 2), "{:.2f}"), (lambda ds: class_ttft(ds[1], 2), "{:.2f}")]
 
 
 def spec(d):
@@ -107,6 +128,12 @@ FIGURES += [
      KV,
      [(lambda ds: serving(ds[0])["kv_capacity_tokens"], "{:,}"), (lambda ds: serving(ds[0])["mean_batch"], "{:.0f}"),
       (lambda ds: tok(ds[0]), "{:,.0f}"), (lambda ds: tok(ds[1]), "{:,.0f}")]),
+    ("README.md",
+     "# prefix caching: a shared 1,024-token system prompt, hit rate {} %: {} vs {} tokens/s, mean TTFT {} vs {} s",
+     PREFIX, prefix_figures(None)),
+    ("README.md",
+     "# priorities: the same work either way; priority 0's mean TTFT {} -> {} s, priority 2's {} -> {} s",
+     PRIORITY, priority_figures()),
     ("README.md",
      "# disaggregation on two H100s: two replicas vs 1P1D, {} vs {} tokens/s, TPOT {} vs {} ms",
      DISAGGREGATION,
@@ -171,6 +198,20 @@ FIGURES += [
      [(lambda ds: serving(ds[0])["mean_batch"], "{:.0f}"), (lambda ds: tok(ds[0]), "{:,.0f}"),
       (lambda ds: serving(ds[0])["ttft_s"]["mean"], "{:.1f}"), (lambda ds: tok(ds[1]), "{:,.0f}"),
       (lambda ds: serving(ds[1])["ttft_s"]["mean"], "{:.1f}")]),
+    ("docs/serving.md",
+     LESSON.format("prefix caching",
+                   "hwsim sweep --chip h100 -w serve:model=llama3_8b,requests=200,rate=inf,prompt=1200,output=128,"
+                   "shared_prefix=1024,seed=1 --vary workload.prefix_caching=true,false",
+                   "hit rate {} % (199 × 1,024 of 200 × 1,200 prompt tokens): {} vs {} output tokens/s, mean TTFT {} vs "
+                   "{} s: a cached system prompt is prefill not done"),
+     PREFIX, prefix_figures(None)),
+    ("docs/serving.md",
+     LESSON.format("priorities",
+                   "hwsim sweep --chip h100 -w serve:model=llama3_8b,requests=300,rate=inf,prompt=512,output=128,"
+                   "priority=uniform:0..2,seed=1 --vary workload.scheduling=fcfs,priority",
+                   "the same steps and tokens/s ({}) either way; priority 0's mean TTFT {} → {} s, priority 2's {} → "
+                   "{} s: priority decides who waits, not how much work there is"),
+     PRIORITY, [(lambda ds: tok(ds[1]), "{:,.0f}")] + priority_figures()),
     ("docs/serving.md",
      LESSON.format("disaggregation",
                    "hwsim sweep --system h100x2 -w serve:model=llama3_8b,requests=100,rate=8,prompt=2048,output=256,"
