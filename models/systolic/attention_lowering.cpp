@@ -73,9 +73,11 @@ GemmBlocking flash_blocking(const GemmProblem& qk, const GemmProblem& pv, const 
                             const SystolicChip& c, GemmBlocking& pv_block) {
   constexpr int kMaxTries = 16;  // each try shrinks the budget by the overflow ratio: converges fast
   SystolicChip budget = c;
+  GemmProblem scores = qk;
+  scores.may_keep_resident = false;  // K (and V) stream again for every query block
   double needed = 0;
   for (int attempt = 0; attempt < kMaxTries; ++attempt) {
-    std::optional<GemmBlocking> choice = choose_gemm_blocking(qk, budget);
+    std::optional<GemmBlocking> choice = choose_gemm_blocking(scores, budget);
     if (!choice) break;
     GemmBlocking b = *choice;
     double qk_bytes = stored_footprint(qk, b.bm, b.bn, b.bk, c), pv_bytes = stored_footprint(pv, b.bm, pv.n, b.bn, c);
@@ -115,6 +117,7 @@ Phase fused(const AttentionOp& a, const std::string& op, const SystolicChip& c) 
   st.store_bytes = o_bytes / steps;
   st.mxu_seconds = f * (s.step.mxu_seconds * s_steps + v.step.mxu_seconds * v_steps) / steps;
   st.fill_seconds = f * (s.step.fill_seconds * s_steps + v.step.fill_seconds * v_steps) / steps;
+  ph.once_seconds = std::max(s.once_seconds, v.once_seconds);
   ph.vector_ops = scores * c.softmax_ops + f * (s.vector_ops + v.vector_ops);
   st.vpu_seconds = ph.vector_ops / steps / c.vpu_rate();
   st.vmem_bytes = f * (s.step.vmem_bytes * s_steps + v.step.vmem_bytes * v_steps) / steps;

@@ -48,9 +48,10 @@ Units units(const SystolicChip& c) {
 
 // The whole (padded) dimension, then every power-of-two multiple of the unit below it, largest
 // first, down to the unit itself (so a block that fits VMEM is found whenever one exists; at most
-// ~log2(d / unit) + 1 candidates).
-std::vector<std::int64_t> candidates(std::int64_t d, std::int64_t unit) {
+// ~log2(d / unit) + 1 candidates). A fixed block (a Pallas BlockSpec) is the only candidate.
+std::vector<std::int64_t> candidates(std::int64_t d, std::int64_t unit, std::int64_t fixed = 0) {
   std::int64_t whole = round_up(d, unit);
+  if (fixed > 0) return {std::min(fixed, whole)};
   std::vector<std::int64_t> out{whole};
   std::int64_t b = unit;
   while (b * 2 < whole) b *= 2;
@@ -83,7 +84,8 @@ double block_vector_ops(const GemmProblem& p, const SystolicChip& c, std::int64_
 
 // Sums over every block of the problem (full blocks and the partial ones at the edges).
 struct BlockTotals {
-  double cycles = 0, fill = 0, folds = 0, cells_used = 0, macs = 0, vector_ops = 0, vmem_bytes = 0;
+  double once_each = 0;  // one block's one-time chain cycles (the phase pays it once per core)
+  double cycles = 0, fill = 0, once = 0, folds = 0, cells_used = 0, macs = 0, vector_ops = 0, vmem_bytes = 0;
 };
 
 // Whole packs of `per_step` groups, and the one smaller pack of what remains.
@@ -111,6 +113,8 @@ BlockTotals sum_blocks(const GemmProblem& p, const SystolicChip& c, const GemmBl
           double per_block = double(g.groups);  // vector work and VMEM bytes scale with the groups
           t.cycles += count * bt.cycles;
           t.fill += count * bt.fill_cycles;
+          t.once += count * bt.once_cycles;
+          t.once_each = std::max<double>(t.once_each, bt.once_cycles);
           t.folds += count * bt.folds;
           t.cells_used += count * bt.folds * bt.fold_efficiency;
           t.macs += count * bt.useful_macs;
@@ -120,13 +124,14 @@ BlockTotals sum_blocks(const GemmProblem& p, const SystolicChip& c, const GemmBl
   return t;
 }
 
-// HBM bytes read under a blocking (writes: C once).
-double read_traffic(const GemmProblem& p, const GemmBlocking& b) {
+// HBM bytes read under a blocking (writes: C once), of x and of W.
+struct Reads { double a = 0, w = 0; };
+Reads read_traffic(const GemmProblem& p, const GemmBlocking& b) {
   double a = double(p.m) * p.k * p.a_bytes, w = double(p.n) * p.k * p.b_bytes;
   std::int64_t nm = ceil_div(p.m, b.bm), nn = ceil_div(p.n, b.bn);
-  if (b.a_resident) return p.groups * (a + w * nm);
-  if (b.b_resident) return p.groups * (a * nn + w);
-  return p.groups * (a * nn + w * nm);
+  if (b.a_resident) return {p.groups * a, p.groups * w * nm};
+  if (b.b_resident) return {p.groups * a * nn, p.groups * w};
+  return {p.groups * a * nn, p.groups * w * nm};
 }
 
 // The phase of an oriented problem under a blocking (config left empty).
@@ -139,10 +144,16 @@ Phase build(const GemmProblem& p, const GemmBlocking& b, const SystolicChip& c) 
   BlockTotals t = sum_blocks(p, c, b);
   double cycle = 1.0 / (c.clock_hz * p.macs_per_cell * c.mxu_efficiency);
   PipelineStep& s = ph.step;
-  s.load_bytes = read_traffic(p, b) / steps;
+  Reads reads = read_traffic(p, b);
+  s.load_bytes = (reads.a + reads.w) / steps;
+  // The oriented problem's x is the ifmap unless fed transposed (then W streams: the ifmap).
+  double filter = b.transposed ? reads.a : reads.w;
+  s.filter_share = reads.a + reads.w > 0 ? filter / (reads.a + reads.w) : 0;
   s.store_bytes = p.groups * double(p.m) * p.n * p.out_bytes / steps;
-  s.mxu_seconds = t.cycles / steps * cycle;
-  s.fill_seconds = t.fill / steps * cycle;
+  // Each block's chain pays its one-time fill; in the pipeline only the phase's last step does.
+  s.mxu_seconds = (t.cycles - t.once) / steps * cycle;
+  s.fill_seconds = (t.fill - t.once) / steps * cycle;
+  ph.once_seconds = t.once_each * cycle;
   s.vpu_seconds = t.vector_ops / steps / c.vpu_rate();
   s.vmem_bytes = t.vmem_bytes / steps + s.load_bytes + s.store_bytes;
   s.vmem_seconds = s.vmem_bytes / c.vmem_bandwidth;
@@ -155,17 +166,28 @@ Phase build(const GemmProblem& p, const GemmBlocking& b, const SystolicChip& c) 
 
 }  // namespace
 
+BlockFootprint operand_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
+  return {2 * double(bm) * bk * p.a_bytes + (p.dequant_a ? double(bm) * bk * kDequantBytes : 0),
+          2 * double(bn) * bk * p.b_bytes + (p.dequant_b ? double(bn) * bk * kDequantBytes : 0),
+          double(bm) * bn * kAccumulatorBytes + 2 * double(bm) * bn * p.out_bytes};
+}
+
 double block_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
-  return 2 * (double(bm) * bk * p.a_bytes + double(bn) * bk * p.b_bytes) + double(bm) * bn * kAccumulatorBytes +
-         2 * double(bm) * bn * p.out_bytes + (p.dequant_a ? double(bm) * bk * kDequantBytes : 0) +
-         (p.dequant_b ? double(bn) * bk * kDequantBytes : 0);
+  BlockFootprint f = operand_footprint(p, bm, bn, bk);
+  return f.a + f.b + f.out;
+}
+
+BlockFootprint stored_operands(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk,
+                               const SystolicChip& chip) {
+  std::int64_t tile = chip.vpu_sublanes;
+  return operand_footprint(p, std::min(bm, round_up(p.m, tile)), std::min(bn, round_up(p.n, tile)),
+                           std::min(bk, round_up(p.k, tile)));
 }
 
 double stored_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk,
                         const SystolicChip& chip) {
-  std::int64_t tile = chip.vpu_sublanes;
-  return block_footprint(p, std::min(bm, round_up(p.m, tile)), std::min(bn, round_up(p.n, tile)),
-                         std::min(bk, round_up(p.k, tile)));
+  BlockFootprint f = stored_operands(p, bm, bn, bk, chip);
+  return f.a + f.b + f.out;
 }
 
 double smallest_footprint(const GemmProblem& p, const SystolicChip& chip) {
@@ -186,21 +208,39 @@ std::vector<std::int64_t> pack_candidates(const GemmProblem& o, std::int64_t bm,
   if (o.groups > 1) out.push_back(o.groups);
   return out;
 }
+
+// Whether `packed` blocks fit VMEM: the one scratchpad, or each operand its own (split sizes; the
+// oriented problem's a is the ifmap unless fed transposed).
+bool fits(const GemmProblem& o, std::int64_t bm, std::int64_t bn, std::int64_t bk, std::int64_t packed,
+          bool transposed, const SystolicChip& chip) {
+  BlockFootprint f = stored_operands(o, bm, bn, bk, chip);
+  double g = double(packed);
+  if (!chip.split_vmem()) return g * (f.a + f.b + f.out) <= chip.vmem_bytes;
+  auto within = [](double need, double size) { return size <= 0 || need <= size; };
+  double ifmap = transposed ? f.b : f.a, filter = transposed ? f.a : f.b;
+  return within(g * ifmap, chip.ifmap_vmem) && within(g * filter, chip.filter_vmem) && within(g * f.out, chip.ofmap_vmem);
+}
+
+bool orientation_allowed(Orientation o, bool transposed) {
+  return o == Orientation::automatic || transposed == (o == Orientation::transposed);
+}
 }  // namespace
 
 std::optional<GemmBlocking> choose_gemm_blocking(const GemmProblem& p, const SystolicChip& chip) {
   std::optional<GemmBlocking> best;
   Units u = units(chip);
   for (bool transposed : {false, true}) {
+    if (!orientation_allowed(chip.orientation, transposed)) continue;
     GemmProblem o = oriented(p, transposed);
-    for (std::int64_t bm : candidates(o.m, u.m))
-      for (std::int64_t bn : candidates(o.n, u.n))
-        for (std::int64_t bk : candidates(o.k, u.k))
+    std::int64_t fixed_m = transposed ? chip.block_n : chip.block_m, fixed_n = transposed ? chip.block_m : chip.block_n;
+    for (std::int64_t bm : candidates(o.m, u.m, fixed_m))
+      for (std::int64_t bn : candidates(o.n, u.n, fixed_n))
+        for (std::int64_t bk : candidates(o.k, u.k, chip.block_k))
           for (std::int64_t packed : pack_candidates(o, bm, bn, bk)) {
             double footprint = double(packed) * stored_footprint(o, bm, bn, bk, chip);
-            if (footprint > chip.vmem_bytes) break;  // larger packs need more
+            if (!fits(o, bm, bn, bk, packed, transposed, chip)) break;  // larger packs need more
             bool spans_k = bk >= o.k;
-            for (int resident = 0; resident < (spans_k ? 3 : 1); ++resident) {
+            for (int resident = 0; resident < (spans_k && o.may_keep_resident ? 3 : 1); ++resident) {
               GemmBlocking b{bm, bn, bk, transposed, resident == 1, resident == 2, 0, footprint, packed};
               b.estimate = estimate_phase(build(o, b, chip), chip);
               if (!best || b.estimate < best->estimate) best = flipped(b);

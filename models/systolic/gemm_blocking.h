@@ -10,7 +10,9 @@
 // HBM traffic: A is re-read once per N block and B once per M block, C written once; when one
 // block spans all of K, the loop order keeping one operand resident reads it once.
 // The compiler may also feed the transposed problem outᵀ = W·xᵀ (the operands swap roles in the
-// array); both orientations are candidates. Among the blocks that fit, the one with the smallest
+// array); both orientations are candidates unless systolic.mxu.orientation fixes one. A fixed
+// block (systolic.gemm.block_*, a Pallas BlockSpec) is the only candidate along its dimension.
+// With per-operand scratchpads (memory.vmem.ifmap_size, ...) each operand's part must fit its own. Among the blocks that fit, the one with the smallest
 // estimated time (the same arithmetic the machine simulates, without contention) wins; ties keep
 // the larger block. Blocks go to the TensorCores whole (the K steps of a block stay on one core).
 // A batched GEMM whose groups are small (decode attention: one (sequence, KV head) per group) packs
@@ -31,6 +33,8 @@ struct GemmProblem {
   double macs_per_cell = 1;                        // of the math dtype
   bool dequant_a = false;   // x stored narrower than the math: converted on the vector unit
   bool dequant_b = false;   // W stored narrower than the math (int4/int8 weights): likewise
+  bool may_keep_resident = true;  // false: no loop order keeps an operand in VMEM across blocks
+                                  // (a flash kernel re-streams K and V for every query block)
 };
 
 struct GemmBlocking {
@@ -44,13 +48,19 @@ struct GemmBlocking {
                                         // into one pipeline step, their folds chained
 };
 
-// Bytes of VMEM a block needs double-buffered.
+// Bytes of VMEM a block needs, by operand: x double-buffered (+ its bf16 copy when widened), W
+// likewise, the output's f32 accumulator and its double-buffered stored form.
+struct BlockFootprint { double a = 0, b = 0, out = 0; };
+BlockFootprint operand_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk);
+// Bytes of VMEM a block needs double-buffered (the sum).
 double block_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk);
 // The same for a block of `p` as stored: a block larger than the problem along a dimension (padded
 // to the array for the MXU) holds only the problem's rows there, rounded up to the vector unit's
 // sublane tile (a 4-query decode group is 8 rows in VMEM, not 128 or 256).
 double stored_footprint(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk,
                         const SystolicChip& chip);
+BlockFootprint stored_operands(const GemmProblem& p, std::int64_t bm, std::int64_t bn, std::int64_t bk,
+                               const SystolicChip& chip);
 
 // The fastest blocking that fits; nullopt when even the smallest block does not fit VMEM.
 std::optional<GemmBlocking> choose_gemm_blocking(const GemmProblem& p, const SystolicChip& chip);

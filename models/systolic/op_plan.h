@@ -15,7 +15,9 @@ namespace hwsim {
 // One pipeline step of one TensorCore.
 struct PipelineStep {
   double load_bytes = 0;     // HBM → VMEM before the step computes
-  double store_bytes = 0;    // VMEM → HBM after it
+  double store_bytes = 0;    // VMEM → HBM after it (the ofmap's DRAM channel)
+  double filter_share = 0;   // of load_bytes, the filter operand's; the rest is the ifmap's
+                             // (per-operand DRAM channels, SystolicChip::hbm_seconds)
   double mxu_seconds = 0;    // busiest MXU, fill and drain included, efficiency applied
   double fill_seconds = 0;   // of mxu_seconds: pipeline fill, drain and unhidden preloads
   double vpu_seconds = 0;    // vector unit (epilogue, softmax, dequantisation, fused elementwise)
@@ -30,6 +32,9 @@ struct Phase {
   std::string name;                  // "gemm", "qk", "softmax", "pv", "vector", "attention"
   PipelineStep step;
   std::vector<std::int64_t> steps;   // per TensorCore
+  // MXU fill and drain a TensorCore pays once in the phase, after its last step (overlapped
+  // preload: the arrays' chain runs on from step to step; the steps carry only its steady part).
+  double once_seconds = 0;
   // Accounting (the whole phase, all TensorCores)
   double mxu_macs = 0;               // useful multiply-adds
   double vector_ops = 0;

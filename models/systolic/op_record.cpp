@@ -32,6 +32,26 @@ std::shared_ptr<const RecordSchema> systolic_schema() {
   return schema;
 }
 
+WorkRecord dispatch_record(double start, double end, const SystolicChip& chip) {
+  WorkRecord r;
+  r.name = "host dispatch";
+  r.op_class = "dispatch";
+  r.config = "host: jitted call to result, not device time";
+  r.start = start;
+  r.end = end;
+  r.launch = end - start;
+  r.peak_memory_bandwidth = chip.hbm_bandwidth;
+  r.schema = systolic_schema();
+  r.traffic = {0, 0};
+  TimeBreakdown b;
+  b.overhead = end - start;
+  r.breakdown = b;
+  r.details = {0, 0, 0, 0, 0, 0};
+  r.energy_parts = {chip.idle_watts * (end - start), 0, 0, 0, 0};
+  r.energy = r.energy_parts[0];
+  return r;
+}
+
 WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vector<std::vector<CoreTime>>& phases,
                      const SystolicChip& chip) {
   WorkRecord r;

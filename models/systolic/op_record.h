@@ -31,6 +31,9 @@ struct OpTiming {
 // vector_share (time-weighted means over a run), folds, vmem_stall (seconds), tiles (sums).
 std::shared_ptr<const RecordSchema> systolic_schema();
 
+// The host's dispatch of a step (systolic.host_dispatch): the device idles; no work, no traffic.
+WorkRecord dispatch_record(double start, double end, const SystolicChip& chip);
+
 WorkRecord op_record(const OpPlan& plan, const OpTiming& timing, const std::vector<std::vector<CoreTime>>& phases,
                      const SystolicChip& chip);
 

@@ -15,12 +15,12 @@ std::vector<std::int64_t> split_over_cores(std::int64_t units, int cores, std::i
 
 double estimate_phase(const Phase& phase, const SystolicChip& chip) {
   const PipelineStep& s = phase.step;
-  double bandwidth = chip.usable_hbm_bandwidth();
   std::int64_t busiest = *std::max_element(phase.steps.begin(), phase.steps.end());
   if (busiest == 0) return 0;
-  double compute = double(busiest) * s.busy(chip.step_overhead);
-  double memory = double(phase.total_steps()) * (s.load_bytes + s.store_bytes) / bandwidth;
-  return std::max(compute, memory) + chip.hbm_latency + (s.load_bytes + s.store_bytes) / bandwidth;
+  double compute = double(busiest) * s.busy(chip.step_overhead) + phase.once_seconds;
+  double one_step = chip.hbm_seconds(s.load_bytes * (1 - s.filter_share), s.load_bytes * s.filter_share, s.store_bytes);
+  double memory = double(phase.total_steps()) * one_step;
+  return std::max(compute, memory) + chip.hbm_latency + one_step;
 }
 
 }  // namespace hwsim

@@ -2,7 +2,9 @@
 // unit, VMEM) sharing HBM. A step's ops (after the XLA fusion pass) are lowered one by one
 // (op_lowering) and run back to back on a SystolicMachine; one WorkRecord per fused op.
 // VMEM contents do not carry over between ops: every op loads its inputs from HBM and stores its
-// outputs there, as XLA does between fusions (tensor ids are not used).
+// outputs there, as XLA does between fusions (tensor ids are not used). With
+// systolic.host_dispatch > 0 each call first pays the host's dispatch of the jitted program, as a
+// record of its own ("host dispatch", class dispatch): device time and dispatch stay apart.
 #include "models/systolic/op_lowering.h"
 #include "models/systolic/op_record.h"
 #include "models/systolic/systolic_chip.h"
@@ -39,6 +41,10 @@ class SystolicDevice : public Device {
   std::vector<WorkRecord> run_step(const StepProgram& step) override {
     std::vector<WorkRecord> records;
     double step_start = sim_now();
+    if (chip_.host_dispatch > 0) {  // the host's call, before the device starts the program
+      sc_core::wait(to_sc_time(chip_.host_dispatch));
+      records.push_back(dispatch_record(0, chip_.host_dispatch, chip_));
+    }
     for (OpVertex v : step.order) records.push_back(machine_.run_op(lowering_.lower((*step.graph)[v]), step_start));
     return records;
   }

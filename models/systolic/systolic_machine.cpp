@@ -12,18 +12,37 @@ struct SystolicMachine::CoreFlight {
   const PipelineStep* step = nullptr;
   std::int64_t steps = 0;
   double busy = 0;        // seconds per step
+  double once = 0;        // the phase's one-time MXU fill and drain, after the last step
   double start = 0, end = 0;
 };
 
 SystolicMachine::SystolicMachine(sc_core::sc_module_name name, const SystolicChip& chip)
     : sc_core::sc_module(name), chip_(chip), timers_("timers"), flows_("flows") {
   hbm_ = flows_.network().add_resource("hbm", chip_.usable_hbm_bandwidth());
+  if (chip_.ifmap_bandwidth > 0) ifmap_ = flows_.network().add_resource("hbm.ifmap", chip_.ifmap_bandwidth);
+  if (chip_.filter_bandwidth > 0) filter_ = flows_.network().add_resource("hbm.filter", chip_.filter_bandwidth);
+  if (chip_.ofmap_bandwidth > 0) ofmap_ = flows_.network().add_resource("hbm.ofmap", chip_.ofmap_bandwidth);
+}
+
+FlowDemands SystolicMachine::demands(double ifmap_bytes, double filter_bytes, double ofmap_bytes) const {
+  FlowDemands d{{hbm_, 1.0}};
+  double total = ifmap_bytes + filter_bytes + ofmap_bytes;
+  if (total <= 0) return d;
+  auto add = [&](const std::optional<ResourceId>& r, double bytes) {
+    if (r && bytes > 0) d.push_back({*r, bytes / total});
+  };
+  add(ifmap_, ifmap_bytes);
+  add(filter_, filter_bytes);
+  add(ofmap_, ofmap_bytes);
+  return d;
 }
 
 void SystolicMachine::start_core(CoreFlight& f) {
   if (f.step->load_bytes <= 0) return after_prologue(f);
   timers_.after(chip_.hbm_latency, [this, &f]() {
-    FlowSpec load{f.step->load_bytes, std::numeric_limits<double>::infinity(), {{hbm_, 1.0}}};
+    const PipelineStep& s = *f.step;
+    FlowSpec load{s.load_bytes, std::numeric_limits<double>::infinity(),
+                  demands(s.load_bytes * (1 - s.filter_share), s.load_bytes * s.filter_share, 0)};
     flows_.start(load, [this, &f]() { after_prologue(f); });
   });
 }
@@ -36,17 +55,19 @@ void SystolicMachine::after_prologue(CoreFlight& f) {
     timers_.after(n * f.busy, [this, &f]() { last_step(f); });
     return;
   }
-  FlowSpec body{bytes, f.busy > 0 ? bytes / (n * f.busy) : std::numeric_limits<double>::infinity(), {{hbm_, 1.0}}};
+  const PipelineStep& s = *f.step;
+  FlowSpec body{bytes, f.busy > 0 ? bytes / (n * f.busy) : std::numeric_limits<double>::infinity(),
+                demands(s.load_bytes * (1 - s.filter_share), s.load_bytes * s.filter_share, s.store_bytes)};
   flows_.start(body, [this, &f]() { last_step(f); });
 }
 
 void SystolicMachine::last_step(CoreFlight& f) {
-  timers_.after(f.busy, [this, &f]() { epilogue(f); });
+  timers_.after(f.busy + f.once, [this, &f]() { epilogue(f); });
 }
 
 void SystolicMachine::epilogue(CoreFlight& f) {
   if (f.step->store_bytes <= 0) return finish(f);
-  FlowSpec store{f.step->store_bytes, std::numeric_limits<double>::infinity(), {{hbm_, 1.0}}};
+  FlowSpec store{f.step->store_bytes, std::numeric_limits<double>::infinity(), demands(0, 0, f.step->store_bytes)};
   flows_.start(store, [this, &f]() { finish(f); });
 }
 
@@ -61,7 +82,7 @@ std::vector<CoreTime> SystolicMachine::run_phase(const Phase& phase) {
   std::vector<CoreFlight> flights(phase.steps.size());
   running_ = 0;
   for (std::size_t c = 0; c < flights.size(); ++c) {
-    flights[c] = CoreFlight{&s, phase.steps[c], s.busy(chip_.step_overhead), start, start};
+    flights[c] = CoreFlight{&s, phase.steps[c], s.busy(chip_.step_overhead), phase.once_seconds, start, start};
     if (flights[c].steps > 0) ++running_;
   }
   const int running_cores = running_;
@@ -88,17 +109,18 @@ CoreTime SystolicMachine::core_time(const PipelineStep& s, const CoreFlight& f, 
   double core_busy = std::max({s.mxu_seconds, s.vpu_seconds, s.vmem_seconds});
   double without_fill = std::max({s.mxu_seconds - s.fill_seconds, s.vpu_seconds, s.vmem_seconds});
   bool vector_bound = s.vpu_seconds > 0 && s.vpu_seconds >= std::max(s.mxu_seconds, s.vmem_seconds);
-  double share = chip_.usable_hbm_bandwidth() / std::max(1, running_cores);
-  double hbm_alone = n * (s.load_bytes + s.store_bytes) / share;
+  // HBM alone: the core's bytes at its share of every channel they cross.
+  double hbm_alone = n * std::max(1, running_cores) *
+                     chip_.hbm_seconds(s.load_bytes * (1 - s.filter_share), s.load_bytes * s.filter_share, s.store_bytes);
   double elapsed = f.end - f.start;
   CoreTime t;
   t.compute = std::min(elapsed, n * without_fill);
   if (hbm_alone > n * f.busy) {
-    t.overhead = std::min(elapsed - t.compute, n * chip_.step_overhead);
+    t.overhead = std::min(elapsed - t.compute, n * chip_.step_overhead + f.once);
     t.memory = std::max(0.0, elapsed - t.compute - t.overhead);
   } else {
-    t.overhead = n * (core_busy - without_fill + chip_.step_overhead);
-    t.memory = std::max(0.0, elapsed - n * f.busy);
+    t.overhead = n * (core_busy - without_fill + chip_.step_overhead) + f.once;
+    t.memory = std::max(0.0, elapsed - n * f.busy - f.once);
   }
   t.idle = phase_end - f.end;
   t.vector_bound = vector_bound ? t.compute : 0;

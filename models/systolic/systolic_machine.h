@@ -11,6 +11,7 @@
 // The identical steps between prologue and epilogue are aggregated into one rate-capped flow
 // (exact for a steady pipeline, and the event count stays 4 per TensorCore and phase whatever
 // the size of the op). TensorCores share HBM through the FlowHost (max-min fair); nothing ticks.
+#include <optional>
 #include <vector>
 
 #include "models/systolic/op_plan.h"
@@ -48,6 +49,10 @@ class SystolicMachine : public sc_core::sc_module {
   TimerQueue timers_;
   FlowHost flows_;
   ResourceId hbm_;
+  // Per-operand DRAM channels (SystolicChip::ifmap_bandwidth, ...), where set.
+  std::optional<ResourceId> ifmap_, filter_, ofmap_;
+  // The resources a flow of these bytes crosses, each at its share of the flow.
+  FlowDemands demands(double ifmap_bytes, double filter_bytes, double ofmap_bytes) const;
   int running_ = 0;                 // cores still in the current phase
   sc_core::sc_event phase_done_;
 };
