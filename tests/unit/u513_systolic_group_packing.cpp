@@ -1,6 +1,5 @@
 // A batched GEMM of many small groups (decode attention: one (sequence, KV head) each) packs
-// groups into one pipeline step and chains their folds, instead of paying a step and an exposed
-// array fill per group: fewer steps, the same folds and MACs, a shorter estimated and simulated
+// groups into one pipeline step and chains their folds, instead of paying a step per group: fewer steps, the same folds and MACs, a shorter estimated and simulated
 // time; packs divide the groups evenly; groups too large for one block are never packed.
 #include <doctest/doctest.h>
 
@@ -38,8 +37,9 @@ TEST_CASE("systolic packing: small groups share steps with the same folds and MA
   CHECK(packed.total_steps() * best->groups_per_step == alone.total_steps());
   CHECK(packed.folds == alone.folds);
   CHECK(packed.mxu_macs == doctest::Approx(alone.mxu_macs));
-  // One exposed load, skew and drain and one per-step cost per pack rather than per group.
-  CHECK(estimate_phase(packed, chip) < 0.5 * estimate_phase(alone, chip));
+  // One per-step cost per pack rather than per group (the arrays' fill and drain is paid once per
+  // phase either way: the chain runs on from step to step).
+  CHECK(estimate_phase(packed, chip) < 0.6 * estimate_phase(alone, chip));
   CHECK(best->vmem_footprint <= chip.vmem_bytes);
 }
 
