@@ -28,6 +28,9 @@ for df in ("ws", "is", "os"):
 for df in ("ws", "is", "os"):  # 10 words/cycle over SCALE-Sim's 10 banks of 1 word (google.cfg's layout)
     CASES.append((f"user_{df}_256x384x640", 32, 32, df, 256, 384, 640, "USER", 64, 64, 64, 10, 10, 10))
 
+USER_NOTE = ("not gated: SCALE-Sim keeps its fixed fold order and refetches each operand's window through "
+             "its double-buffered scratchpad (stalls); hwsim blocks the GEMM for reuse (docs/systolic.md)")
+
 CFG = """[general]
 run_name = {name}
 
@@ -100,6 +103,7 @@ def run_case(root, case, work):
         "set": overrides(rows, cols, df, mode, ikb, fkb, okb, ibw, fbw, obw),
         "M": m, "N": n, "K": k, "dtype": "fp8", "seconds": total * 1e-9,
         "cycles": total, "stall_cycles": stalls, "mapping_efficiency_pct": mapping, "case": name,
+        **({"note": USER_NOTE} if mode == "USER" else {}),
         "source": f"SCALE-Sim v3 run here: scalesim-project/scale-sim-v3 commit {COMMIT}, "
                   f"python3 -m scalesim.scale -i gemm, COMPUTE_REPORT.csv 'Total Cycles' (excl. prefetch)",
         "software": f"SCALE-Sim v3 ({COMMIT}), InterfaceBandwidth {mode}, {rows}x{cols} {df}, SRAM "
