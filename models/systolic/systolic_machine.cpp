@@ -82,7 +82,8 @@ std::vector<CoreTime> SystolicMachine::run_phase(const Phase& phase) {
   std::vector<CoreFlight> flights(phase.steps.size());
   running_ = 0;
   for (std::size_t c = 0; c < flights.size(); ++c) {
-    flights[c] = CoreFlight{&s, phase.steps[c], s.busy(chip_.step_overhead), phase.once_seconds, start, start};
+    double once = phase.steps[c] > 0 ? phase.once_seconds : 0;  // a core without steps has no chain
+    flights[c] = CoreFlight{&s, phase.steps[c], s.busy(chip_.step_overhead), once, start, start};
     if (flights[c].steps > 0) ++running_;
   }
   const int running_cores = running_;
