@@ -1,13 +1,14 @@
 // The knobs that map a SCALE-Sim v3 configuration 1:1 (configs/tpu_scalesim.toml): the os fold
 // cost of SCALE-Sim's code (drain overlapped: R + C + T - 2), the operand orientation fixed,
-// per-operand scratchpads and DRAM channels, and a fixed GEMM block (a Pallas BlockSpec).
+// per-operand scratchpads and DRAM channels, a fixed GEMM block (a Pallas BlockSpec), and the
+// host dispatch of a jitted call kept apart from device time.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "models/systolic/gemm_blocking.h"
 #include "models/systolic/mxu_timing.h"
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/json_run.h"
 
 using namespace hwsim;
 using namespace hwsim::test;
@@ -101,4 +102,18 @@ TEST_CASE("systolic scalesim: a fixed block (Pallas BlockSpec) is the block used
   CHECK(b->bn == 1024);
   CHECK(b->bk == 1024);
   CHECK(gemm_phase(p, *b, c, "gemm").total_steps() == 8 * 4 * 4);
+}
+
+TEST_CASE("systolic host dispatch: a record of its own before the device's work, device time unchanged") {
+  const std::string gemm = "--chip tpu_v5e -w gemm:M=1024,N=1024,K=1024";
+  auto device = run_hwsim_json(gemm, "device.json");
+  auto wall = run_hwsim_json(gemm + " --set systolic.host_dispatch=100us", "wall.json");
+  const auto& kernels = wall.at("result").at("steps").at(0).at("kernels");
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels.at(0).at("name") == "host dispatch");
+  CHECK(kernels.at(0).at("seconds").get<double>() == doctest::Approx(100e-6));
+  CHECK(kernels.at(1).at("start").get<double>() == doctest::Approx(100e-6));
+  double device_s = device.at("result").at("seconds").get<double>();
+  CHECK(kernels.at(1).at("seconds").get<double>() == doctest::Approx(device_s).epsilon(1e-9));
+  CHECK(wall.at("result").at("seconds").get<double>() == doctest::Approx(device_s + 100e-6).epsilon(1e-9));
 }
