@@ -33,10 +33,18 @@ constexpr int kBlockSoftmaxPasses = 3;
 // access uses).
 constexpr double kSectorBytes = 32;
 
+// `lane_instructions` of a kernel bound by its instruction mix, as the FP32 FLOP that take the SM the
+// same time (the kernel's math rate is the FP32 FMA rate: 2 FLOP a lane a clock): they issue at
+// the schedulers' rate, which is above the FMA rate where the chip has fewer FP32 lanes (A100).
+double issue_flops(const GpuChip& chip, double lane_instructions) {
+  double fma_lanes = chip.flops_per_clock[int(DType::fp32)] / 2;
+  double issue_lanes = chip.paths.issue_lanes_per_clock > 0 ? chip.paths.issue_lanes_per_clock : fma_lanes;
+  return 2 * lane_instructions * (issue_lanes > 0 ? fma_lanes / issue_lanes : 1.0);
+}
+
 // One CTA per row (up to kNormMaxCtasPerSlot per slot), each reading its row `passes` times (the
 // passes after the first from L2) plus the shared weights (bytes read beyond the rows), and
-// issuing `ops_per_row_byte` FP32-pipe lane instructions per byte of its rows on top of the op's
-// arithmetic.
+// issuing `ops_per_row_byte` lane instructions per byte of its rows on top of the op's arithmetic.
 Kernel lower_rows(const StreamOp& op, const GpuChip& chip, TensorIds tensors, std::int64_t weights_object, Kernel k,
                   double bytes_per_thread, int passes, const char* what, double ops_per_row_byte = 0) {
   k.bytes_in_flight = kThreadsPerCta * bytes_per_thread;
@@ -52,7 +60,7 @@ Kernel lower_rows(const StreamOp& op, const GpuChip& chip, TensorIds tensors, st
                          rows_per_cta, passes, passes > 1 ? "es" : "");
   k.ctas.reserve(std::size_t(ctas), (std::size_t(passes) + 3) * std::size_t(ctas));
   for (std::int64_t i = 0; i < std::int64_t(ctas); ++i) {
-    k.ctas.open(op.flops / ctas + 2 * ops_per_row_byte * row_read * rows_per_cta);  // an instruction: 2 FLOP
+    k.ctas.open(op.flops / ctas + issue_flops(chip, ops_per_row_byte * row_read * rows_per_cta));
     double begin = row_read * rows_per_cta * double(i), end = begin + row_read * rows_per_cta;
     // The later passes re-read the row; with no tensor identity they still come from L2.
     std::int64_t row_tensor = tensors.input >= 0 ? tensors.input : -1;
@@ -119,7 +127,8 @@ Kernel lower_stream(const StreamOp& op, const std::string& name, const std::stri
   k.ctas.reserve(std::size_t(ctas), 4 * std::size_t(ctas));
   // PyTorch's unvectorised kernel is bound by its instructions per element (ElementwiseHabits).
   double e = stream_element_bytes(op);
-  double issue = op.unvectorized ? 2 * chip.elementwise_library.unvectorized_ops_per_element * op.bytes_written / e : 0;
+  double issue =
+      op.unvectorized ? issue_flops(chip, chip.elementwise_library.unvectorized_ops_per_element * op.bytes_written / e) : 0;
   for (int i = 0; i < int(ctas); ++i) {
     k.ctas.open(std::max(op.flops + issue, scattered) / ctas);
     double read_share = op.bytes_read / ctas, write_share = op.bytes_written / ctas;
