@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "compare predictions with a measurement file (.jsonl)");
   validate_cmd->add_option("files", validate.files, "measurement files, one JSON record per line")->required();
   auto* validate_chip = validate_cmd->add_option(
-      "--chip", validate.chip, "chip file or name (none: each record runs on its own `chip` or `system` field)");
+      "--chip", validate.chip, "chip file or name (none: each record runs on its own `chip` field)");
   auto* validate_system = validate_cmd->add_option("--system", validate.system,
                                                    "system file or name: validate records of several devices (collectives)");
   validate_chip->excludes(validate_system);

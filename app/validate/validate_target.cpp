@@ -13,7 +13,7 @@ std::string record_config_name(const Measurement& m, const std::string& key) {
   auto name = record_word(m, key);
   if (!name) return "";
   if (name->find_first_of("/\\") != std::string::npos || name->find(".toml") != std::string::npos)
-    record_fail(m, key, fmt::format("'{}' is not a shipped config's bare name (e.g. a100, tpu_v5e, dgx_h100)", *name));
+    record_fail(m, key, fmt::format("'{}' is not a shipped chip's bare name (e.g. a100, tpu_v5e)", *name));
   return *name;
 }
 
@@ -33,9 +33,6 @@ ValidateTarget target_of(const Measurement& m, const ValidationOptions& options)
   }
   t.from_record = true;
   t.chip = record_config_name(m, "chip");
-  t.system = record_config_name(m, "system");
-  if (!t.chip.empty() && !t.system.empty())
-    record_fail(m, "system", "a record names a chip or a system, not both (a system names its chip)");
   if (t.empty()) return t;
   if (auto set = record_texts(m, "set")) {
     for (const auto& o : *set)
@@ -44,7 +41,7 @@ ValidateTarget target_of(const Measurement& m, const ValidationOptions& options)
     t.overrides = *set;
   }
   t.overrides.insert(t.overrides.end(), options.overrides.begin(), options.overrides.end());
-  t.label = t.system.empty() ? t.chip : t.system;
+  t.label = t.chip;
   if (t.overrides.size() > options.overrides.size()) t.label += " (set)";
   return t;
 }
@@ -65,8 +62,7 @@ const std::string& TargetKinds::kind(const ValidateTarget& target, const Measure
     kind = load_run_configs(target.chip, target.system, target.overrides).chip.kind();
   } catch (const UserError& e) {
     if (!target.from_record) throw;
-    throw UserError(e.code(), fmt::format("{}:{}: {}: {}", m.file, m.line, target.system.empty() ? "chip" : "system",
-                                          e.what()));
+    throw UserError(e.code(), fmt::format("{}:{}: chip: {}", m.file, m.line, e.what()));
   }
   return kinds_.emplace(key, kind).first->second;
 }

@@ -1,8 +1,9 @@
 #pragma once
 // Where `hwsim validate` runs a record: the command line's --chip or --system (with its --set), or,
-// when neither is given, the record's own `chip` or `system` field (a shipped name: configs/NAME.toml,
-// configs/systems/NAME.toml) with the record's `set` overrides ("key=value" strings) before the
-// command line's. And how a record counts: `role` "fit" (it fitted a parameter: predicted and
+// when neither is given, the record's own `chip` field (a shipped chip's bare name: configs/NAME.toml)
+// with the record's `set` overrides ("key=value" strings) before the command line's. Records of
+// several devices need --system (a record's `system` field is often its submission's name).
+// And how a record counts: `role` "fit" (it fitted a parameter: predicted and
 // reported apart, never judged) or "judge" (the default).
 #include <map>
 #include <string>
@@ -13,7 +14,7 @@
 namespace hwsim {
 
 struct ValidateTarget {
-  std::string chip, system;            // one of them set
+  std::string chip, system;            // one of them set (system: only from --system)
   std::vector<std::string> overrides;  // the record's `set`, then the command line's --set
   std::string label;                   // the chip or system name, for reports
   bool from_record = false;            // named by the record (its errors name the record's line)
@@ -21,7 +22,7 @@ struct ValidateTarget {
 };
 
 // The record's target; empty when neither the command line nor the record names one. A malformed
-// `chip`, `system` or `set` field is one "FILE:LINE: KEY: ..." error.
+// `chip` or `set` field is one "FILE:LINE: KEY: ..." error.
 ValidateTarget target_of(const Measurement& m, const ValidationOptions& options);
 
 // "fit" or "judge"; any other `role` is one "FILE:LINE: role: ..." error.
