@@ -14,6 +14,8 @@ struct ValidationRow {
   Measurement measurement;
   std::string workload;
   std::string group;              // the summary line it counts in: the kind, or "kind family"
+  std::string target;             // the chip or system it ran on
+  std::string role = "judge";     // "fit": it fitted a parameter (reported apart, never judged)
   std::string quantity = "seconds";  // of measured and predicted: seconds, joules or hertz
   double measured = 0;            // the record's figure compared (its `seconds` unless the plan reads another)
   double predicted = 0;
@@ -22,6 +24,8 @@ struct ValidationRow {
 
 struct KindSummary {
   std::string kind;           // the kind, or "kind family" (PredictionPlan::family)
+  std::string target;         // the chip or system its records ran on
+  std::string role = "judge"; // "fit": records that fitted parameters; "judge": the others
   int count = 0;
   double mape = 0;            // mean |error|, percent
   double median_error = 0;    // median |error|, percent
@@ -35,6 +39,9 @@ struct ValidationReport {
   std::map<std::string, int> skipped;  // kind → records not modelled (or not on this kind of chip)
   // kind → records this chip cannot run (a dtype it lacks, too large), with the first reason
   std::map<std::string, std::pair<int, std::string>> cannot_run;
+  std::map<std::string, int> unplaced;  // kind → records naming no chip or system (and none given)
+  // Whether the records ran on their own `chip`/`system` fields (no --chip or --system given).
+  bool per_record_targets = false;
 };
 
 }  // namespace hwsim

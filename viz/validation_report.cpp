@@ -25,7 +25,8 @@ bool measured_figure(const std::string& key) {
 std::string describe(const Measurement& m) {
   std::string out;
   for (const auto& [key, value] : m.fields.items()) {
-    if (key == "kind" || key == "device" || key == "seconds" || key == "tmin" || key == "tmax" ||
+    if (key == "kind" || key == "device" || key == "seconds" || key == "chip" || key == "role" || key == "set" ||
+        key == "source" || key == "software" || key == "tmin" || key == "tmax" ||
         key == "flops" || key == "bytes" || key == "tflops" || key == "layout" || value.is_object() ||
         value.is_array() || measured_figure(key))
       continue;
@@ -49,20 +50,38 @@ std::string csv_cell(const std::string& s) {
 }
 }  // namespace
 
+namespace {
+const char* role_word(const std::string& role) { return role == "fit" ? "fitted" : "judged"; }
+
+void print_uncompared(std::ostream& out, const ValidationReport& report) {
+  const std::string blank(16, ' ');
+  for (const auto& [kind, n] : report.skipped)
+    fmt::print(out, "  {} {:<22} {:>13}   skipped (not modelled, or not on this kind of chip)\n", blank, kind, n);
+  for (const auto& [kind, n] : report.excluded)
+    fmt::print(out, "  {} {:<22} {:>13}   left out: they fitted parameters (--exclude)\n", blank, kind, n);
+  for (const auto& [kind, n] : report.unplaced)
+    fmt::print(out, "  {} {:<22} {:>13}   name no chip: give --chip or --system, or the record a `chip` field\n", blank,
+               kind, n);
+  for (const auto& [kind, why] : report.cannot_run)
+    fmt::print(out, "  {} {:<22} {:>13}   cannot run on this chip (first: {})\n", blank, kind, why.first, why.second);
+}
+}  // namespace
+
+// One line per chip, kind and role (fitted records apart from judged ones), then what was not
+// compared, then each summary's worst cases.
 void print_validation_report(std::ostream& out, const ValidationReport& report, const std::string& file,
                              const std::string& chip) {
-  fmt::print(out, "hwsim validate {} --chip {}\n\n", file, chip);
-  fmt::print(out, "  {:<20} {:>6} {:>9} {:>13}\n", "kind", "count", "MAPE", "median |err|");
+  if (report.per_record_targets)
+    fmt::print(out, "hwsim validate {} (each record on its own chip)\n\n", file);
+  else
+    fmt::print(out, "hwsim validate {} --chip {}\n\n", file, chip);
+  fmt::print(out, "  {:<16} {:<22} {:<6} {:>6} {:>9} {:>13}\n", "chip", "kind", "role", "count", "MAPE", "median |err|");
   for (const auto& k : report.kinds)
-    fmt::print(out, "  {:<20} {:>6} {:>8.2f}% {:>12.2f}%\n", k.kind, k.count, k.mape, k.median_error);
-  for (const auto& [kind, n] : report.skipped)
-    fmt::print(out, "  {:<20} {:>6}   skipped (not modelled, or not on this kind of chip)\n", kind, n);
-  for (const auto& [kind, n] : report.excluded)
-    fmt::print(out, "  {:<20} {:>6}   left out: they fitted parameters (--exclude)\n", kind, n);
-  for (const auto& [kind, why] : report.cannot_run)
-    fmt::print(out, "  {:<20} {:>6}   cannot run on this chip (first: {})\n", kind, why.first, why.second);
+    fmt::print(out, "  {:<16} {:<22} {:<6} {:>6} {:>8.2f}% {:>12.2f}%\n", k.target, k.kind, role_word(k.role), k.count,
+               k.mape, k.median_error);
+  print_uncompared(out, report);
   for (const auto& k : report.kinds) {
-    fmt::print(out, "\n  worst {} cases\n", k.kind);
+    fmt::print(out, "\n  worst {} cases on {} ({})\n", k.kind, k.target, role_word(k.role));
     for (const auto& r : k.worst)
       fmt::print(out, "    line {:>4}  {:<40} measured {:>10}  predicted {:>10}  {:+.1f}%\n", r.measurement.line,
                  describe(r.measurement), format_quantity(r.measured, dimension_of(r.quantity), 4),
@@ -76,12 +95,13 @@ void write_validation_csv(std::ostream& out, const ValidationReport& report) {
     for (const auto& [key, value] : r.measurement.fields.items())
       if (key != "kind" && key != "seconds") keys.insert(key);
   // measured_s and predicted_s are in the row's `quantity` (seconds unless it says joules or hertz).
-  out << "kind,measured_s,predicted_s,error_pct,workload,quantity";
+  out << "kind,measured_s,predicted_s,error_pct,workload,quantity,run_on,counted_as";
   for (const auto& k : keys) out << "," << csv_cell(k);
   out << "\n";
   for (const auto& r : report.rows) {
     out << csv_cell(r.measurement.kind) << "," << fmt::format("{:.9g},{:.9g},{:.3f}", r.measured, r.predicted, 100 * r.error)
-        << "," << csv_cell(r.workload) << "," << r.quantity;
+        << "," << csv_cell(r.workload) << "," << r.quantity << "," << csv_cell(r.target) << ","
+        << (r.role == "fit" ? "fitted" : "judged");
     for (const auto& k : keys) {
       out << ",";
       if (r.measurement.fields.contains(k)) {

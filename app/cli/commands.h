@@ -22,7 +22,7 @@ struct RunOptions {
 int run_command(const RunOptions& options);
 
 struct ValidateOptions {
-  std::string file;
+  std::vector<std::string> files;      // measurement files, read in order
   std::string chip;
   std::string system;                  // --system: validate records of several devices (collectives)
   std::vector<std::string> overrides;

@@ -100,15 +100,16 @@ int main(int argc, char** argv) {
 
   ValidateOptions validate;
   CLI::App* validate_cmd = app.add_subcommand("validate", "compare predictions with a measurement file (.jsonl)");
-  validate_cmd->add_option("file", validate.file, "measurements, one JSON record per line")->required();
-  auto* validate_chip = validate_cmd->add_option("--chip", validate.chip, "chip file or name");
+  validate_cmd->add_option("files", validate.files, "measurement files, one JSON record per line")->required();
+  auto* validate_chip = validate_cmd->add_option(
+      "--chip", validate.chip, "chip file or name (none: each record runs on its own `chip` field)");
   auto* validate_system = validate_cmd->add_option("--system", validate.system,
                                                    "system file or name: validate records of several devices (collectives)");
   validate_chip->excludes(validate_system);
   validate_cmd->add_option("--set", validate.overrides, "override a config key: KEY=VALUE")->take_all();
   validate_cmd->add_option("--csv", validate.csv_path, "write one row per record to FILE");
   validate_cmd->add_option("--kind", validate.kind, "only records of this kind");
-  validate_cmd->add_option("--max-mape", validate.max_mape, "exit 6 if any kind's MAPE (percent) exceeds this");
+  validate_cmd->add_option("--max-mape", validate.max_mape, "exit 6 if any kind's MAPE (percent) over judged records exceeds this");
   validate_cmd->add_option("--exclude", validate.exclude,
                            "leave out the records that fitted parameters, as listed in FILE "
                            "(data/measurements/fitted.toml): accuracy judged on the others");
@@ -146,7 +147,6 @@ int main(int argc, char** argv) {
   try {
     apply_limits(max_memory, max_output);
     if (*validate_cmd) {
-      if (validate.chip.empty() && validate.system.empty()) usage_error("validate: give --chip FILE or --system FILE");
       return validate_command(validate);
     }
     if (*list_cmd) return list_command(list_what, list_kind, list_chip);

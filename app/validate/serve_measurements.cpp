@@ -5,8 +5,8 @@
 // benchmark_serving at --max-concurrency = requests, one wave. `seconds` is the measured mean;
 // `metric` names which. The prediction is the serve workload's result.serving.<metric>_s.mean, the
 // engine's step overhead included (chip keys serving.step_overhead*: docs/calibration.md, "Serving
-// engine steps on the H200"). A serving run keeps no per-kernel records, so the run's document is
-// the summary one.
+// engine steps on the H200"); `cuda_graphs` (optional) the engine's CUDA-graph capture sizes, else
+// vLLM's. A serving run keeps no per-kernel records, so the run's document is the summary one.
 #include <fmt/format.h>
 
 #include <map>
@@ -32,6 +32,8 @@ std::optional<PredictionPlan> serve_trace_plan(const Measurement& m) {
   std::string extra;
   if (auto layers = record_whole(m, "layers", 1)) extra += fmt::format(",layers={}", *layers);
   if (auto max_batch = record_whole(m, "max_batch", 1)) extra += fmt::format(",max_batch={}", *max_batch);
+  // The engine's CUDA-graph capture sizes when they are not vLLM's ("1/2/4/..."; "off": eager).
+  if (auto graphs = record_word(m, "cuda_graphs")) extra += fmt::format(",cuda_graphs={}", *graphs);
   PredictionPlan plan(fmt::format("serve:model={},requests={},rate=inf,prompt={},output={}{}", *model, *requests,
                                   *prompt, *output, extra),
                       [field = key->second](const nlohmann::json& d) {

@@ -1,5 +1,6 @@
 #include "ops/device.h"
 #include "app/validate/validate.h"
+#include "app/validate/validate_target.h"
 
 #include "app/progress.h"
 #include "app/run_configs.h"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <tuple>
 
 #include "sim/config/config.h"
 #include "sim/engine/isolated_run.h"
@@ -27,17 +29,12 @@ double median(std::vector<double> v) {
 }  // namespace
 
 namespace {
-std::string run_plan(const PredictionPlan& plan, const ValidationOptions& options) {
-  if (plan.simulate) return plan.simulate(options.chip, options.overrides);
+std::string run_plan(const PredictionPlan& plan, const ValidateTarget& target) {
+  if (plan.simulate) return plan.simulate(target.chip, target.overrides);
   Workload workload = WorkloadCatalog::build(plan.workload);
-  RunConfigs configs = load_run_configs(options.chip, options.system, options.overrides);
+  RunConfigs configs = load_run_configs(target.chip, target.system, target.overrides);
   RunResult result = simulate(RunRequest{configs.chip, configs.system_or_null(), workload});
   return run_document(configs.chip, workload, result, configs.system_or_null()).dump();
-}
-
-// The device kind of the validate run's chip (a bad chip or system fails once, up front).
-std::string chip_kind(const ValidationOptions& options) {
-  return load_run_configs(options.chip, options.system, options.overrides).chip.kind();
 }
 }  // namespace
 
@@ -57,26 +54,67 @@ bool field_is(const Measurement& m, const std::string& key, const std::string& v
 }
 }  // namespace
 
+namespace {
+// One summary per (target, kind group, role): count, MAPE, median, the five worst.
+std::vector<KindSummary> summarise(const std::vector<ValidationRow>& rows) {
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<const ValidationRow*>> groups;
+  for (const auto& row : rows) groups[{row.target, row.group, row.role == "fit" ? "0fit" : "1judge"}].push_back(&row);
+  std::vector<KindSummary> out;
+  for (const auto& [key, members] : groups) {
+    KindSummary s;
+    s.target = std::get<0>(key), s.kind = std::get<1>(key), s.role = members.front()->role;
+    s.count = int(members.size());
+    std::vector<double> errors;
+    for (const auto* r : members) errors.push_back(100 * std::fabs(r->error));
+    double sum = 0;
+    for (double e : errors) sum += e;
+    s.mape = sum / double(errors.size());
+    s.median_error = median(errors);
+    std::vector<const ValidationRow*> sorted = members;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const ValidationRow* a, const ValidationRow* b) {
+      return std::fabs(a->error) > std::fabs(b->error);
+    });
+    for (std::size_t i = 0; i < sorted.size() && i < 5; ++i) s.worst.push_back(*sorted[i]);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// Whether the record passes --kind and --where.
+bool selected(const Measurement& m, const ValidationOptions& options) {
+  if (!options.only_kind.empty() && m.kind != options.only_kind) return false;
+  for (const auto& [key, value] : options.where)
+    if (!field_is(m, key, value)) return false;
+  return true;
+}
+}  // namespace
+
 ValidationReport validate(const std::vector<Measurement>& records, const ValidationOptions& options) {
-  const std::string kind = chip_kind(options);
-  const bool on_system = !options.system.empty();
   ValidationReport report;
+  report.per_record_targets = options.chip.empty() && options.system.empty();
+  TargetKinds kinds;
+  if (!report.per_record_targets) kinds.kind(target_of(Measurement{}, options), Measurement{});  // fails up front
   ProgressBar bar("validate", records.size(), "records");
   std::size_t seen = 0;
   for (const auto& m : records) {
     bar.update(seen++);
-    if (!options.only_kind.empty() && m.kind != options.only_kind) continue;
-    bool selected = true;
-    for (const auto& [key, value] : options.where) selected = selected && field_is(m, key, value);
-    if (!selected) continue;
-    if (!options.exclude.fitted(m, options.file).empty()) {
+    if (!selected(m, options)) continue;
+    const std::string role = role_of(m);
+    if (!options.exclude.fitted(m, m.file.empty() ? options.file : m.file).empty()) {
       ++report.excluded[m.kind];
       continue;
     }
+    ValidateTarget target = target_of(m, options);
+    if (target.empty()) {
+      ++report.unplaced[m.kind];
+      continue;
+    }
+    const std::string& kind = kinds.kind(target, m);
     auto adapter = MeasurementKinds::adapters().find(m.kind);
     std::optional<PredictionPlan> plan;
     if (adapter != MeasurementKinds::adapters().end() && m.seconds > 0) plan = adapter->second(m);
     if (plan && plan->measured && !(plan->measured(m) > 0)) plan.reset();  // nothing to compare
+    const bool on_system = !target.system.empty();
     if (!plan || (!plan->device_kind.empty() && plan->device_kind != kind) || plan->needs_system != on_system) {
       ++report.skipped[m.kind];
       continue;
@@ -85,7 +123,7 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
     try {
       text = run_isolated([&]() {
         ProgressBar::silence_process();
-        return run_plan(*plan, options);
+        return run_plan(*plan, target);
       });
     } catch (const UserError& e) {
       if (e.code() != ExitCode::workload) throw;
@@ -98,6 +136,7 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
     row.measurement = m;
     row.workload = plan->workload;
     row.group = plan->family.empty() ? m.kind : m.kind + " " + plan->family;
+    row.target = target.label, row.role = role;
     row.quantity = plan->quantity;
     row.measured = plan->measured ? plan->measured(m) : m.seconds;
     row.predicted = plan->predicted_seconds ? plan->predicted_seconds(document)
@@ -105,25 +144,7 @@ ValidationReport validate(const std::vector<Measurement>& records, const Validat
     row.error = (row.predicted - row.measured) / row.measured;
     report.rows.push_back(std::move(row));
   }
-  std::map<std::string, std::vector<const ValidationRow*>> by_kind;
-  for (const auto& row : report.rows) by_kind[row.group].push_back(&row);
-  for (const auto& [kind, rows] : by_kind) {
-    KindSummary s;
-    s.kind = kind;
-    s.count = int(rows.size());
-    std::vector<double> errors;
-    for (const auto* r : rows) errors.push_back(100 * std::fabs(r->error));
-    double sum = 0;
-    for (double e : errors) sum += e;
-    s.mape = sum / double(errors.size());
-    s.median_error = median(errors);
-    std::vector<const ValidationRow*> sorted = rows;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const ValidationRow* a, const ValidationRow* b) {
-      return std::fabs(a->error) > std::fabs(b->error);
-    });
-    for (std::size_t i = 0; i < sorted.size() && i < 5; ++i) s.worst.push_back(*sorted[i]);
-    report.kinds.push_back(std::move(s));
-  }
+  report.kinds = summarise(report.rows);
   return report;
 }
 

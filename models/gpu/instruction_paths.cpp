@@ -17,6 +17,14 @@ const ParamRegistration instruction_path_params({"gpu"}, {
                "together); limits kernels that cannot use TMA. Fitted on the H100 (one unaligned bf16 GEMM): 8, a "
                "warp-wide access every four clocks; other chips carry it")
         .defaults_to("8"),
+    real_param("gpu.sm.issue_lanes_per_clock",
+               "lane instructions the SM's warp schedulers issue per clock (schedulers x 32 lanes): the rate of "
+               "kernels bound by a mix of instructions (PyTorch's block softmax, unvectorised elementwise kernels), "
+               "whose per-element counts are fitted on the H100; 0 = the FP32 FMA lanes (flops_per_clock.fp32 / 2), "
+               "equal to it on Hopper and Ada")
+        .defaults_to("0")
+        .zero_allowed()
+        .at_most(4096),
 });
 
 }  // namespace
@@ -25,6 +33,7 @@ SmInstructionPaths SmInstructionPaths::from_config(const Config& c) {
   SmInstructionPaths p;
   p.mma_sync_fraction = c.number("gpu.sm.mma_sync_fraction");
   p.lsu_lanes_per_clock = c.number("gpu.sm.lsu_lanes_per_clock");
+  p.issue_lanes_per_clock = c.number("gpu.sm.issue_lanes_per_clock");
   return p;
 }
 

@@ -8,6 +8,10 @@
 //  - Without TMA (operands not 16-byte aligned), every operand byte goes through the load/store
 //    units lane by lane: loaded into registers and stored to shared memory in accesses as wide as
 //    the alignment allows, one warp-wide access per LSU issue.
+//  - Kernels bound by a mix of instructions (integer, conversion, shared-memory, special-function
+//    and FP32 work: PyTorch's row and unvectorised elementwise kernels) issue at the warp
+//    schedulers' rate, which on the A100 is twice its FP32 FMA rate (64 FP32 lanes, four schedulers
+//    of 32 lanes); on Hopper and Ada the two are equal.
 namespace hwsim {
 
 class Config;
@@ -19,6 +23,9 @@ struct SmInstructionPaths {
   // gpu.sm.lsu_lanes_per_clock: lane accesses (of up to 16 bytes each) the SM's load/store path
   // serves per clock, loads and shared-memory stores together.
   double lsu_lanes_per_clock = 32;
+  // gpu.sm.issue_lanes_per_clock: lane instructions the SM's warp schedulers issue per clock; 0 =
+  // the FP32 FMA lanes (flops_per_clock.fp32 / 2).
+  double issue_lanes_per_clock = 0;
 
   static SmInstructionPaths from_config(const Config& config);
 };

@@ -32,6 +32,10 @@ const ParamRegistration habit_params({"gpu"}, {
                "GEMM kernels renumber thread blocks so each partition (XCD) takes a contiguous run of output tiles "
                "(hipBLASLt WorkGroupMappingXCC) instead of every gpu.partitions-th one")
         .defaults_to("false"),
+    bool_param("gpu.tile.gemm_stream_k",
+               "the GEMM library's default heuristic may choose a stream-K kernel (persistent blocks sharing K "
+               "iterations) when output tiles exceed one round of SMs; false: data-parallel and split-K only")
+        .defaults_to("true"),
     bool_param("gpu.tile.int8_mma_sync",
                "int8 GEMMs (torch._int_mm: cuBLASLt, int32 accumulation) run on Ampere-style mma.sync kernels, at "
                "gpu.sm.mma_sync_fraction of the warpgroup rate")
@@ -90,6 +94,7 @@ GemmLibraryHabits GemmLibraryHabits::from_config(const Config& c) {
                                    c.value("gpu.tile.simt_gemm_tiles").origin, false);
   h.register_prefetch_stages = int(c.whole("gpu.tile.register_prefetch_stages"));
   h.partition_remap = c.flag("gpu.tile.gemm_partition_remap");
+  h.stream_k = c.flag("gpu.tile.gemm_stream_k");
   h.int8_mma_sync = c.flag("gpu.tile.int8_mma_sync");
   h.int8_tiles = parse_tile_shapes(c.text("gpu.tile.int8_gemm_tiles"), "gpu.tile.int8_gemm_tiles",
                                    c.value("gpu.tile.int8_gemm_tiles").origin, false);

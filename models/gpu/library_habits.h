@@ -33,6 +33,10 @@ struct GemmLibraryHabits {
   // gpu.tile.gemm_partition_remap: the kernel renumbers its thread blocks so each partition takes
   // a contiguous run of output tiles (hipBLASLt's WorkGroupMappingXCC) instead of every P-th one.
   bool partition_remap = false;
+  // gpu.tile.gemm_stream_k: the library's default heuristic may pick a stream-K kernel (cuBLAS
+  // does); false where stream-K is opt-in (hipBLASLt: only with its Stream-K selection method),
+  // so an output-tile count short of a round of CUs leaves CUs idle.
+  bool stream_k = true;
   // gpu.tile.int8_mma_sync: the library's int8 GEMMs (int32 accumulation: torch._int_mm through
   // cuBLASLt) are Ampere-style mma.sync kernels on this chip, at gpu.sm.mma_sync_fraction of the
   // warpgroup rate, while its fp8 GEMMs take the warpgroup path.

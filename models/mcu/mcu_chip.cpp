@@ -15,7 +15,7 @@ constexpr double kMaxBlockEdge = 1024, kMaxKernel = 65536;
 
 // Keys of a `kind = "mcu"` chip. Sources of the values are in the chip files (configs/cortex_*).
 const ParamRegistration mcu_params({"mcu"}, {
-    choice_param("mcu.core", {"m4", "m7", "m55", "m85"}, "Arm Cortex-M core (its SIMD rates are the keys below)"),
+    choice_param("mcu.core", {"m4", "m7", "m33", "m55", "m85"}, "Arm Cortex-M core (its SIMD rates are the keys below)"),
     quantity_param("mcu.clock", Dimension::frequency, "core clock"),
     real_param("mcu.macs_per_cycle.int8", "int8 multiply-adds per core cycle of the SIMD (M4/M7 SMLAD: 2; "
                "M55/M85 Helium VMLADAV.S8, 16 per 128-bit vector in two beats: 8)"),
@@ -29,6 +29,18 @@ const ParamRegistration mcu_params({"mcu"}, {
                    "kernels sustain (operand unpacking, im2col, requantisation); estimate from their inner loops"),
     fraction_param("mcu.cmsis_nn.depthwise_efficiency", "the same for depthwise convolutions (no reduction over "
                    "channels to amortise loads); estimate"),
+    real_param("mcu.cmsis_nn.pointwise_efficiency", "the same for 1x1 stride-1 convolutions (the input is "
+                   "already the GEMM operand: no im2col); 0 = mcu.cmsis_nn.efficiency").at_most(1).defaults_to("0").zero_allowed(),
+    real_param("mcu.cmsis_nn.fc_efficiency", "the same for fully connected layers at batch 1 (a vector times a "
+                   "matrix: every weight is loaded and unpacked for one MAC); 0 = mcu.cmsis_nn.efficiency")
+        .at_most(1).defaults_to("0").zero_allowed(),
+    real_param("mcu.cmsis_nn.shallow_input_efficiency", "the same for a (non-depthwise) conv whose input has one "
+                   "channel per group: kernels that pair channels into SMLAD (or vector lanes) fall back to scalar "
+                   "multiply-accumulate; 0 = the conv's own efficiency (an im2col kernel reduces over the kernel "
+                   "window instead)").at_most(1).defaults_to("0").zero_allowed(),
+    real_param("mcu.cmsis_nn.output_cycles", "core cycles per output element of a conv or fully connected kernel "
+               "beyond its MACs: bias, requantisation (arm_nn_requantize's multiply-high and shift), clamp, store")
+        .defaults_to("0").zero_allowed(),
     real_param("mcu.cmsis_nn.pixels_per_weight_pass", "output pixels a CMSIS-NN conv kernel computes per pass "
                "over the filters (arm_nn_mat_mult_kernel_s8_s16: 2; the MVE kernel: 4)").defaults_to("2"),
     real_param("mcu.cpu.op_overhead", "core cycles per operator on the CPU: the TFLM interpreter's invoke, "
@@ -45,6 +57,16 @@ const ParamRegistration mcu_params({"mcu"}, {
     quantity_param("memory.flash.bandwidth", Dimension::bandwidth, "flash read bandwidth"),
     quantity_param("memory.flash.latency", Dimension::time, "flash first-access latency").defaults_to("0 s")
         .zero_allowed(),
+    real_param("memory.flash.wait_states", "flash wait states at the core clock (the datasheet's table for the "
+               "clock and voltage range): each flash read costs that many cycles more than a zero-wait access")
+        .defaults_to("0").zero_allowed(),
+    quantity_param("memory.flash.word", Dimension::bytes, "bytes one flash read returns (64- or 128-bit flash "
+                   "word)").defaults_to("16 B"),
+    quantity_param("memory.flash.line", Dimension::bytes, "bytes one core miss on flash-resident weights fetches: "
+                   "the data cache's line, or the flash word (or accelerator line) where the core has no data cache")
+        .defaults_to("32 B"),
+    real_param("memory.flash.miss_overhead", "core cycles a miss to flash costs beyond its wait states (bus "
+               "bridge, cache refill); the core stalls for the whole miss").defaults_to("0").zero_allowed(),
     quantity_param("memory.ext.size", Dimension::bytes, "external memory (OSPI flash, SDRAM); 0: none")
         .defaults_to("0 B").zero_allowed(),
     quantity_param("memory.ext.bandwidth", Dimension::bandwidth, "external memory bandwidth").defaults_to("0 B/s")
@@ -149,6 +171,12 @@ McuChip McuChip::from_config(const Config& c) {
   m.simd_ops_per_cycle = c.number("mcu.simd_ops_per_cycle");
   m.cmsis_efficiency = c.number("mcu.cmsis_nn.efficiency");
   m.cmsis_depthwise_efficiency = c.number("mcu.cmsis_nn.depthwise_efficiency");
+  m.cmsis_pointwise_efficiency = c.number("mcu.cmsis_nn.pointwise_efficiency") > 0
+                                     ? c.number("mcu.cmsis_nn.pointwise_efficiency") : m.cmsis_efficiency;
+  m.cmsis_fc_efficiency = c.number("mcu.cmsis_nn.fc_efficiency") > 0 ? c.number("mcu.cmsis_nn.fc_efficiency")
+                                                                      : m.cmsis_efficiency;
+  m.cmsis_shallow_efficiency = c.number("mcu.cmsis_nn.shallow_input_efficiency");
+  m.cmsis_output_cycles = c.number("mcu.cmsis_nn.output_cycles");
   m.pixels_per_weight_pass = c.number("mcu.cmsis_nn.pixels_per_weight_pass");
   m.cpu_op_overhead_cycles = c.number("mcu.cpu.op_overhead");
   m.dcache_bytes = c.number("mcu.dcache.size");
@@ -157,6 +185,8 @@ McuChip McuChip::from_config(const Config& c) {
   m.sram = memory(c, "sram", "power.sram_energy_per_byte");
   m.flash = memory(c, "flash", "power.flash_energy_per_byte");
   m.ext = memory(c, "ext", "power.ext_energy_per_byte");
+  m.flash_fetch = FlashFetch{c.number("memory.flash.wait_states"), c.number("memory.flash.word"),
+                             c.number("memory.flash.line"), c.number("memory.flash.miss_overhead")};
   if (m.ext.present() && m.ext.bandwidth <= 0)
     config_error(fmt::format("{}: memory.ext.bandwidth: external memory of {} B needs a bandwidth > 0",
                              c.value("memory.ext.size").origin, m.ext.bytes));

@@ -10,6 +10,7 @@
 // arena, and the weights when they fit beside it), on-chip flash (the weights otherwise), optional
 // external memory, an optional data cache in front of flash for the core.
 #include <array>
+#include <cmath>
 #include <string>
 
 #include "ops/dtype.h"
@@ -52,18 +53,37 @@ struct NpuSpec {
   }
 };
 
+// How the core reads weights that live in flash: a miss fetches `line_bytes` (the data cache's line,
+// or the flash word where no cache sits in front) as line/word flash reads, each `wait_states` cycles
+// longer than a zero-wait access, plus `miss_overhead_cycles` of bus round trip. An in-order core
+// (Cortex-M, no data prefetcher) stalls for all of it: the stall adds to the kernel's cycles.
+struct FlashFetch {
+  double wait_states = 0;         // flash wait states at the core clock (datasheet table)
+  double word_bytes = 16;         // bytes one flash read returns
+  double line_bytes = 32;         // bytes one miss fetches
+  double miss_overhead_cycles = 0;
+  double stall_cycles_per_byte() const {
+    return line_bytes > 0 ? (std::ceil(line_bytes / word_bytes) * wait_states + miss_overhead_cycles) / line_bytes : 0;
+  }
+};
+
 struct McuChip {
   std::string name;
-  std::string core;                    // "m4", "m7", "m55", "m85"
+  std::string core;                    // "m4", "m7", "m33", "m55", "m85"
   double clock_hz = 0;
   std::array<double, kDTypeCount> macs_per_cycle{};  // core SIMD peak by dtype; 0 = unsupported
   double simd_ops_per_cycle = 0;       // int8 elementwise lanes per cycle
   double cmsis_efficiency = 1;         // fraction of the SIMD MAC peak CMSIS-NN conv/FC kernels sustain
   double cmsis_depthwise_efficiency = 1;
+  double cmsis_pointwise_efficiency = 1;  // 1x1 stride-1 convs (no im2col)
+  double cmsis_fc_efficiency = 1;         // fully connected (vector x matrix: each weight used once)
+  double cmsis_shallow_efficiency = 0;   // conv with one input channel per group: scalar path (0: as others)
+  double cmsis_output_cycles = 0;         // per output element of a MAC op: bias, requantise, clamp, store
   double pixels_per_weight_pass = 1;   // output pixels CMSIS-NN computes per pass over the filters
   double cpu_op_overhead_cycles = 0;   // per operator: interpreter, kernel set-up
   double dcache_bytes = 0;             // data cache in front of flash (0: none)
   McuMemory sram, flash, ext;
+  FlashFetch flash_fetch;
   WeightPolicy weights = WeightPolicy::automatic;
   NpuSpec npu;
   double run_watts = 0, sleep_watts = 0;  // core running / waiting (WFI) with the clocks on

@@ -118,18 +118,32 @@ void on_npu(McuWork& w, const Op& op, const MacShape& s, bool mac_op, const McuC
   }
 }
 
+// The fraction of the SIMD MAC peak the kernel for this layer type sustains: depthwise (taps, not
+// channels, are reduced), pointwise (1x1 stride 1: the input is the GEMM operand, no im2col), fully
+// connected (a vector times a matrix: one MAC per weight loaded), convs over a one-channel input
+// where the kernel pairs channels (scalar path), other convs (im2col + GEMM).
+double cpu_efficiency(const Op& op, const MacShape& s, const McuChip& chip) {
+  if (s.depthwise) return chip.cmsis_depthwise_efficiency;
+  if (std::holds_alternative<GemmOp>(op.shape)) return chip.cmsis_fc_efficiency;
+  if (s.kh == 1 && s.kw == 1 && s.stride == 1) return chip.cmsis_pointwise_efficiency;
+  if (s.in_c_group == 1 && chip.cmsis_shallow_efficiency > 0) return chip.cmsis_shallow_efficiency;
+  return chip.cmsis_efficiency;
+}
+
 void on_cpu(McuWork& w, const Op& op, const MacShape& s, bool mac_op, DType math, const McuChip& chip) {
   w.engine = Engine::cpu;
   w.clock_hz = chip.clock_hz;
   w.overhead = chip.cpu_op_overhead_cycles / chip.clock_hz;
   if (mac_op) {
-    double eff = s.depthwise ? chip.cmsis_depthwise_efficiency : chip.cmsis_efficiency;
-    w.cycles = s.macs / (chip.macs_per_cycle[std::size_t(math)] * eff);
+    w.cycles = s.macs / (chip.macs_per_cycle[std::size_t(math)] * cpu_efficiency(op, s, chip)) +
+               op_activation_output_bytes(op) / double(bytes_per_element(math)) * chip.cmsis_output_cycles;
     w.peak_flop_rate = chip.cpu_peak_flop_rate(math);
     // Without a cache that holds them, flash-resident filters are re-read per pass of output pixels.
     bool cached = w.weights_home == Home::sram || w.weight_bytes <= chip.dcache_bytes;
     double passes = std::max(1.0, std::ceil(double(s.batch * s.oh * s.ow) / chip.pixels_per_weight_pass));
     w.weight_traffic = w.weight_bytes * (cached ? 1.0 : passes);
+    // The in-order core waits on every miss to flash-resident weights (no data prefetcher).
+    if (w.weights_home == Home::flash) w.stall_cycles = w.weight_traffic * chip.flash_fetch.stall_cycles_per_byte();
   } else {
     w.cycles = op_flops(op) / (chip.simd_ops_per_cycle * chip.cmsis_efficiency);
     w.peak_flop_rate = chip.simd_ops_per_cycle * chip.clock_hz;

@@ -20,6 +20,7 @@ struct McuWork {
   std::string fallback;        // why an existing NPU did not take the op (empty: it did, or no NPU)
   double macs = 0, flops = 0, min_bytes = 0;
   double cycles = 0;           // engine cycles of the arithmetic
+  double stall_cycles = 0;     // core cycles stalled on flash misses (CPU ops, weights in flash)
   double clock_hz = 0;         // of the engine
   double overhead = 0;         // seconds per op (interpreter / command stream)
   double weight_bytes = 0;     // the op's constant operands
@@ -29,6 +30,7 @@ struct McuWork {
   double peak_flop_rate = 0;   // of the engine for the math dtype
   double dma_rate = 0;         // cap of each transfer (NPU: its AXI port; CPU: none)
   double compute_seconds() const { return clock_hz > 0 ? cycles / clock_hz : 0; }
+  double stall_seconds() const { return clock_hz > 0 ? stall_cycles / clock_hz : 0; }
 };
 
 // Throws UserError(workload) for a dtype the chip lacks (fp8 on a Cortex-M), an op kind the MCU does

@@ -50,7 +50,7 @@ WorkRecord McuMachine::run_op(const McuWork& w, double arena_bytes, double step_
   for (ResourceId r : levels_) before.push_back(net.bytes_through(r));
   wait(to_sc_time(w.overhead));
   pending_ = 1;
-  timers_.after(w.compute_seconds(), [this]() { part_done(); });
+  timers_.after(w.compute_seconds() + w.stall_seconds(), [this]() { part_done(); });
   double sram_bytes = w.activation_bytes + (w.weights_home == Home::sram ? w.weight_traffic : 0);
   start_transfer(sram_bytes, Home::sram, w.dma_rate);
   if (w.weights_home != Home::sram) start_transfer(w.weight_traffic, w.weights_home, w.dma_rate);

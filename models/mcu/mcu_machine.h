@@ -1,6 +1,7 @@
 #pragma once
 // The microcontroller as SystemC modules: run_op(), called from the runner's SystemC thread, runs
-// one op now. Its arithmetic (a timer of the engine's cycles) and its transfers (flows on the
+// one op now. Its arithmetic (a timer of the engine's cycles, plus a CPU's stalls on misses to
+// flash-resident weights) and its transfers (flows on the
 // shared flow engine: activations over the SRAM, weights over the memory that holds them, an NPU's
 // capped at its AXI port) start together after the op's fixed overhead and overlap; the op ends when
 // the last of them does (an NPU's DMA double-buffers under its MAC array; a CPU's loads stall it

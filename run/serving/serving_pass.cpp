@@ -37,6 +37,7 @@ StepPass make_pass(const StepPlan& plan, const std::vector<ServeSeq>& seqs, cons
       p.key.push_back(tokens), p.key.push_back(seqs[id].computed + tokens);
       p.prefill_tokens += tokens;
     }
+  p.shape.padding_tokens = spec.graph_rows(p.shape.tokens()) - p.shape.tokens();
   return p;
 }
 

@@ -7,7 +7,8 @@
 //
 // A pass's shape: the decodes form one attention group over their mean context (KV positions after
 // the pass) rounded up to context_bucket; each prefill chunk is its own causal group (q_len = chunk,
-// kv_len = positions before + chunk); every other op runs over all the pass's tokens.
+// kv_len = positions before + chunk); every other op runs over all the pass's tokens, padded to the
+// smallest CUDA-graph capture size that holds them (ServeSpec::graph_rows).
 #include <string>
 #include <vector>
 

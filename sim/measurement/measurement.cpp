@@ -29,10 +29,11 @@ bool MeasurementKinds::add(const std::string& kind, std::string description, Mea
   return true;
 }
 
-namespace {
-[[noreturn]] void record_fail(const Measurement& m, const std::string& key, const std::string& what) {
+void record_fail(const Measurement& m, const std::string& key, const std::string& what) {
   io_error(fmt::format("{}:{}: {}: {}", shorten(m.file), m.line, shorten(key), what));
 }
+
+namespace {
 
 const nlohmann::json* record_field(const Measurement& m, const std::string& key) {
   auto it = m.fields.find(key);
@@ -77,6 +78,18 @@ std::optional<bool> record_flag(const Measurement& m, const std::string& key) {
   if (!v) return std::nullopt;
   if (!v->is_boolean()) record_fail(m, key, fmt::format("{} is not true or false", shorten(v->dump(), 40)));
   return v->get<bool>();
+}
+
+std::optional<std::vector<std::string>> record_texts(const Measurement& m, const std::string& key) {
+  if (!m.fields.contains(key) || m.fields[key].is_null()) return std::nullopt;
+  const auto& v = m.fields[key];
+  if (!v.is_array()) record_fail(m, key, fmt::format("{} is not a list of strings", shorten(v.dump(), 40)));
+  std::vector<std::string> out;
+  for (const auto& item : v) {
+    if (!item.is_string()) record_fail(m, key, fmt::format("{} is not a string", shorten(item.dump(), 40)));
+    out.push_back(item.get<std::string>());
+  }
+  return out;
 }
 
 std::vector<Measurement> read_measurements(const std::string& path) {

@@ -33,6 +33,10 @@ std::optional<std::string> record_text(const Measurement& m, const std::string& 
 // ("gpt2,layers=4096").
 std::optional<std::string> record_word(const Measurement& m, const std::string& key);
 std::optional<bool> record_flag(const Measurement& m, const std::string& key);
+// A list of strings (a record's `set` overrides); nullopt when absent or null.
+std::optional<std::vector<std::string>> record_texts(const Measurement& m, const std::string& key);
+// The one error a bad record field gets: "FILE:LINE: KEY: what" (UserError, io).
+[[noreturn]] void record_fail(const Measurement& m, const std::string& key, const std::string& what);
 
 // What to simulate for a record: the workload spec, and how to read the prediction (seconds)
 // from the run's JSON document (default: result.seconds).

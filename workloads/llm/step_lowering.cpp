@@ -35,7 +35,7 @@ class StepBuilder {
  public:
   StepBuilder(const ModelArchitecture& arch, const LlmDtypes& dtypes, const LlmStepShape& shape,
               const Parallelism& p = {})
-      : m_(arch), d_(dtypes), s_(shape), p_(p), T_(double(shape.tokens())),
+      : m_(arch), d_(dtypes), s_(shape), p_(p), T_(double(shape.rows())),
         a_(bytes_per_element(dtypes.act)), heads_(arch.heads / p.tp), kv_heads_(arch.kv_heads / p.tp),
         ffn_(arch.ffn / p.tp), vocab_(padded_vocab(arch.vocab, p.tp) / p.tp), experts_(arch.experts / p.ep),
         stages_(stage_layers(arch.layers, p.pp)) {}
@@ -111,7 +111,7 @@ class StepBuilder {
   // Sequence parallelism (Parallelism::sequence_parallel): norms and residual adds on this rank's
   // share of the tokens.
   bool sp() const { return p_.tp > 1 && p_.sequence_parallel; }
-  std::int64_t sharded_rows() const { return sp() ? s_.tokens() / p_.tp : s_.tokens(); }
+  std::int64_t sharded_rows() const { return sp() ? s_.rows() / p_.tp : s_.rows(); }
   // Before a column-parallel GEMM: the sequence shards gathered (sequence parallelism), else `in`.
   OpVertex gather_sequence(const std::string& name, OpVertex in) {
     if (!sp()) return in;
@@ -153,7 +153,7 @@ class StepBuilder {
     double h = double(m_.hidden);
     bool learned = m_.position == "learned";
     double read = T_ * h * a_ * (learned ? 2 : 1);
-    return add("embed", "elementwise", stream(read, T_ * h * a_, learned ? T_ * h : 0, s_.tokens()), {});
+    return add("embed", "elementwise", stream(read, T_ * h * a_, learned ? T_ * h : 0, s_.rows()), {});
   }
 
   // Reads rows·width activations and the γ (and β) weights, writes rows·width (width: hidden, or an
@@ -192,17 +192,17 @@ class StepBuilder {
     const double H = double(heads_), G = double(kv_heads_), D = double(m_.head_dim);
     const double kv = bytes_per_element(d_.kv);
     OpVertex qkv = add(name("qkv_proj"), "gemm",
-                       linear(s_.tokens(), (heads_ + 2 * kv_heads_) * m_.head_dim, m_.hidden), {n1});
+                       linear(s_.rows(), (heads_ + 2 * kv_heads_) * m_.head_dim, m_.hidden), {n1});
     OpVertex q_and_k = qkv;
     if (m_.position == "rope") {
       // Rotates q and k in place of a copy: reads them and the cos/sin tables ([T, head_dim] each).
       double qk = T_ * (H + G) * D * a_;
-      q_and_k = add(name("rope"), "elementwise", stream(qk + 2 * T_ * D * a_, qk, kRopeFlops * T_ * (H + G) * D, s_.tokens()),
+      q_and_k = add(name("rope"), "elementwise", stream(qk + 2 * T_ * D * a_, qk, kRopeFlops * T_ * (H + G) * D, s_.rows()),
                     {qkv}, rope_parts(name("rope"), T_ * H * D * a_, T_ * G * D * a_));
     }
     // Writes the step's new K and V into the cache, converting to the kv dtype (its parts: one copy
     // each for K and V).
-    double new_kv = T_ * 2 * G * D;
+    double new_kv = double(s_.tokens()) * 2 * G * D;  // padded rows write nothing
     std::vector<OpVertex> kv_inputs = {q_and_k};
     if (q_and_k != qkv) kv_inputs.push_back(qkv);
     StreamOp half = unvectorized(stream(new_kv / 2 * a_, new_kv / 2 * kv, 0, s_.tokens()));  // strided k, v
@@ -213,7 +213,7 @@ class StepBuilder {
 
     AttentionOp attn;
     attn.heads = heads_, attn.kv_heads = kv_heads_, attn.head_dim = m_.head_dim;
-    return add(name("o_proj"), "gemm", linear(s_.tokens(), m_.hidden, heads_ * m_.head_dim),
+    return add(name("o_proj"), "gemm", linear(s_.rows(), m_.hidden, heads_ * m_.head_dim),
                attention_ops(i, attn, {q_and_k, append}));
   }
 
@@ -245,7 +245,7 @@ class StepBuilder {
   OpVertex mla_attention(std::int64_t i, OpVertex n1) {
     auto name = [&](const char* op) { return layer_op_name(i, op); };
     const std::int64_t H = heads_, D = m_.head_dim, R = m_.rope_head_dim, L = m_.kv_lora_rank;
-    const std::int64_t V = m_.v_head_dim > 0 ? m_.v_head_dim : D, T = s_.tokens();
+    const std::int64_t V = m_.v_head_dim > 0 ? m_.v_head_dim : D, T = s_.rows();
     OpVertex q = n1;
     if (m_.q_lora_rank > 0) {
       q = add(name("q_a_proj"), "gemm", linear(T, m_.q_lora_rank, m_.hidden), {n1});
@@ -257,8 +257,9 @@ class StepBuilder {
     double rope = T_ * double(H * R + R) * a_;
     OpVertex rotated = add(name("rope"), "elementwise", stream(rope + 2 * T_ * double(R) * a_, rope, kRopeFlops * rope / a_, T),
                            {q, latent});
-    double cached = T_ * double(L + R);
-    OpVertex append = add(name("kv_append"), "elementwise", stream(cached * a_, cached * bytes_per_element(d_.kv), 0, T),
+    double cached = double(s_.tokens()) * double(L + R);  // padded rows write nothing
+    OpVertex append = add(name("kv_append"), "elementwise",
+                          stream(cached * a_, cached * bytes_per_element(d_.kv), 0, s_.tokens()),
                           {latent, rotated});
     GemmOp absorb = linear(T, L, D - R, H);
     OpVertex q_latent = add(name("q_absorb"), "gemm", absorb, {q, rotated});
@@ -276,7 +277,7 @@ class StepBuilder {
     std::vector<OpPart> parts;
     for (auto [tag, bytes] : {std::pair{"q", q_bytes}, std::pair{"k", k_bytes}}) {
       std::string p = prefix + "." + tag;
-      std::int64_t rows = s_.tokens();
+      std::int64_t rows = s_.rows();
       double elements = bytes / a_;
       int first = int(parts.size());
       parts.push_back({p + ".neg", unvectorized(stream(bytes / 2, bytes / 2, elements / 2, rows)), {composite_input(0)}});
@@ -311,9 +312,9 @@ class StepBuilder {
   OpVertex dense_ffn(std::int64_t i, OpVertex in, std::int64_t width) {
     std::string p = layer_prefix(i);
     std::int64_t up_n = (m_.gated ? 2 : 1) * width;
-    OpVertex up = add(p + (m_.gated ? "gate_up" : "up_proj"), "gemm", linear(s_.tokens(), up_n, m_.hidden), {in});
-    OpVertex act = activation(p, s_.tokens(), up, width);
-    OpVertex down = add(p + "down_proj", "gemm", linear(s_.tokens(), m_.hidden, width), {act});
+    OpVertex up = add(p + (m_.gated ? "gate_up" : "up_proj"), "gemm", linear(s_.rows(), up_n, m_.hidden), {in});
+    OpVertex act = activation(p, s_.rows(), up, width);
+    OpVertex down = add(p + "down_proj", "gemm", linear(s_.rows(), m_.hidden, width), {act});
     if (p_.tp > 1) down = tp_reduce(p + "ffn", down);
     return down;
   }
@@ -330,13 +331,13 @@ class StepBuilder {
   OpVertex moe_ffn(std::int64_t i, OpVertex in) {
     std::string p = layer_prefix(i);
     double E = double(m_.experts), k = double(m_.top_k);
-    OpVertex router = add(p + "router", "gemm", linear(s_.tokens(), m_.experts, m_.hidden), {in});
+    OpVertex router = add(p + "router", "gemm", linear(s_.rows(), m_.experts, m_.hidden), {in});
     // Softmax over the E logits and selection of k (a reduction, not elementwise: no compiler fuses
     // it into the router GEMM): reads T·E logits, writes k (weight, int32 index).
-    StreamOp select = stream(T_ * E * a_, T_ * k * (a_ + 4), 4 * T_ * E, s_.tokens());
+    StreamOp select = stream(T_ * E * a_, T_ * k * (a_ + 4), 4 * T_ * E, s_.rows());
     select.element_bytes = a_;
     OpVertex topk = topk_ = add(p + "topk", "reduction", select, {router});
-    std::int64_t routed = s_.tokens() * m_.top_k;
+    std::int64_t routed = s_.rows() * m_.top_k;
     const double routed_bytes = double(routed) * hidden_bytes();
     std::vector<OpVertex> expert_inputs = {in, topk};
     if (p_.ep > 1)
@@ -359,9 +360,9 @@ class StepBuilder {
   // of shared_experts·ffn (the residual adds its output beside the routed experts').
   OpVertex shared_experts(const std::string& p, OpVertex in) {
     std::int64_t width = m_.shared_experts * ffn_;
-    OpVertex up = add(p + "shared_gate_up", "gemm", linear(s_.tokens(), (m_.gated ? 2 : 1) * width, m_.hidden), {in});
-    OpVertex act = activation(p, s_.tokens(), up, width, "shared_");
-    return add(p + "shared_down", "gemm", linear(s_.tokens(), m_.hidden, width), {act});
+    OpVertex up = add(p + "shared_gate_up", "gemm", linear(s_.rows(), (m_.gated ? 2 : 1) * width, m_.hidden), {in});
+    OpVertex act = activation(p, s_.rows(), up, width, "shared_");
+    return add(p + "shared_down", "gemm", linear(s_.rows(), m_.hidden, width), {act});
   }
 
   // MoE residual: the top_k expert outputs weighted by their router probabilities and added to
@@ -371,7 +372,7 @@ class StepBuilder {
     std::vector<OpVertex> inputs = {skip, experts, topk_};
     if (m_.shared_experts > 0) inputs.push_back(shared_);
     return add(name, "elementwise",
-               stream((k + 1 + shared) * T_ * h * a_ + T_ * k * a_, T_ * h * a_, (2 * k + shared) * T_ * h, s_.tokens()),
+               stream((k + 1 + shared) * T_ * h * a_ + T_ * k * a_, T_ * h * a_, (2 * k + shared) * T_ * h, s_.rows()),
                inputs);
   }
 

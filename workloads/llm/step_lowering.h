@@ -45,6 +45,11 @@ struct LlmStepShape {
   std::int64_t q_len = 1;
   std::int64_t kv_len = 1;
   std::vector<LlmAttentionGroup> groups{};
+  // CUDA-graph padding (serving: the step padded to its graph's capture size): token rows that
+  // every token-wise op (embedding, projections, norms, RoPE, MLP, collectives) runs over beyond
+  // tokens(); attention, the KV append and the LM head see only the real tokens.
+  std::int64_t padding_tokens = 0;
+  std::int64_t rows() const { return tokens() + padding_tokens; }
   std::int64_t tokens() const {
     if (groups.empty()) return batch * q_len;
     std::int64_t t = 0;

@@ -132,11 +132,51 @@ void parse_layout(const WorkloadSpec& spec, ServeSpec& s) {
   }
 }
 
+// vLLM V1's default capture sizes (vllm/config: set_cudagraph_sizes): 1, 2, 4, then multiples of 8
+// below 256, then multiples of 16, up to min(2 · max_num_seqs, 512).
+std::vector<std::int64_t> vllm_graph_sizes(std::int64_t max_batch) {
+  const std::int64_t largest = std::min<std::int64_t>(2 * max_batch, 512);
+  std::vector<std::int64_t> sizes = {1, 2, 4};
+  for (std::int64_t n = 8; n < 256; n += 8) sizes.push_back(n);
+  for (std::int64_t n = 256; n <= largest; n += 16) sizes.push_back(n);
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::int64_t n) { return n > largest; }), sizes.end());
+  return sizes;
+}
+
+// cuda_graphs=vllm (the default) | off | S1/S2/... (token counts, ascending, each a whole number >= 1).
+void parse_cuda_graphs(const WorkloadSpec& spec, ServeSpec& s) {
+  std::string text = spec.word("cuda_graphs", "vllm");
+  if (text == "vllm") {
+    s.graph_sizes = vllm_graph_sizes(s.max_batch);
+    return;
+  }
+  if (text == "off") return;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = std::min(text.find('/', start), text.size());
+    std::string item = text.substr(start, end - start);
+    std::int64_t n = 0;
+    auto [stop, ec] = std::from_chars(item.data(), item.data() + item.size(), n);
+    if (ec != std::errc() || stop != item.data() + item.size() || n < 1 || n > (std::int64_t(1) << 24) ||
+        (!s.graph_sizes.empty() && n <= s.graph_sizes.back()))
+      fail(spec, "cuda_graphs", fmt::format("'{}' is not vllm, off or capture sizes in tokens, ascending, split by / "
+                                            "(e.g. 1/2/4/8/16)", text));
+    s.graph_sizes.push_back(n);
+    start = end + 1;
+  }
+}
+
 }  // namespace
+
+std::int64_t ServeSpec::graph_rows(std::int64_t tokens) const {
+  auto it = std::lower_bound(graph_sizes.begin(), graph_sizes.end(), tokens);
+  return it == graph_sizes.end() ? tokens : *it;
+}
 
 const std::vector<std::string>& serve_option_fields() {
   static const std::vector<std::string> fields = {"preemption", "swap_space", "draft", "k", "accept", "baseline",
-                                                  "tp", "dp", "disaggregate", "prefill_tp", "decode_tp", "router"};
+                                                  "tp", "dp", "disaggregate", "prefill_tp", "decode_tp", "router",
+                                                  "cuda_graphs"};
   return fields;
 }
 
@@ -154,6 +194,7 @@ void parse_serve_options(const WorkloadSpec& spec, ServeSpec& s) {
   }
   parse_speculative(spec, s);
   parse_layout(spec, s);
+  parse_cuda_graphs(spec, s);
 }
 
 }  // namespace hwsim

@@ -89,6 +89,12 @@ struct ServeSpec {
   // declared shared prefix are kept and shared (docs/serving.md, "Prefix caching").
   bool prefix_caching = true;
   bool priority_scheduling = false;  // scheduling=priority | fcfs (docs/serving.md, "Priorities")
+  // CUDA-graph capture sizes in tokens, ascending (cuda_graphs=vllm | off | S1/S2/...): a pass of at
+  // most the largest size runs padded to the smallest size that holds it (docs/serving.md, "CUDA
+  // graphs"); empty: no padding.
+  std::vector<std::int64_t> graph_sizes;
+  // The tokens a pass of `tokens` runs its token-wise ops over (itself when no size holds it).
+  std::int64_t graph_rows(std::int64_t tokens) const;
   std::uint64_t seed = 0;         // the draw's seed; also seeds the acceptance draws
 };
 

@@ -173,7 +173,7 @@ std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
       t.predicted_seconds = estimate(g, chip, t);
       out.push_back(t);
     }
-    if (!int8_family && base_tiles > double(chip.sm_count) * fp->ctas_per_sm) {
+    if (!int8_family && chip.gemm_library.stream_k && base_tiles > double(chip.sm_count) * fp->ctas_per_sm) {
       GemmTiling t{shape.bm, shape.bn, bk, fp->stages, 1, true, fp->ctas_per_sm, 0, vector_bytes};
       t.predicted_seconds = estimate(g, chip, t);
       out.push_back(t);
