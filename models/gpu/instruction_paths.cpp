@@ -17,6 +17,12 @@ const ParamRegistration instruction_path_params({"gpu"}, {
                "together); limits kernels that cannot use TMA. Fitted on the H100 (one unaligned bf16 GEMM): 8, a "
                "warp-wide access every four clocks; other chips carry it")
         .defaults_to("8"),
+    real_param("gpu.sm.exp_per_clock",
+               "exponentials (MUFU.EX2, exp2f) the SM's special-function units return per clock: 16 on compute "
+               "capability 8.x-10.x (CUDA C++ Programming Guide, arithmetic instruction throughput). A flash "
+               "attention kernel's main loop takes one per score, so it runs no faster than 4 x head_dim x this many "
+               "tensor FLOPs per clock")
+        .defaults_to("16"),
 });
 
 }  // namespace
@@ -25,6 +31,7 @@ SmInstructionPaths SmInstructionPaths::from_config(const Config& c) {
   SmInstructionPaths p;
   p.mma_sync_fraction = c.number("gpu.sm.mma_sync_fraction");
   p.lsu_lanes_per_clock = c.number("gpu.sm.lsu_lanes_per_clock");
+  p.exp_per_clock = c.number("gpu.sm.exp_per_clock");
   return p;
 }
 

@@ -19,6 +19,10 @@ struct SmInstructionPaths {
   // gpu.sm.lsu_lanes_per_clock: lane accesses (of up to 16 bytes each) the SM's load/store path
   // serves per clock, loads and shared-memory stores together.
   double lsu_lanes_per_clock = 32;
+  // gpu.sm.exp_per_clock: exponentials (MUFU.EX2) the SM's special-function units return per clock.
+  // Attention kernels take one per score against 4·head_dim tensor FLOPs, so where tensor cores
+  // outgrew the SFUs (Blackwell) short heads are bound by them.
+  double exp_per_clock = 16;
 
   static SmInstructionPaths from_config(const Config& config);
 };
