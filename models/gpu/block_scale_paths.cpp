@@ -12,15 +12,16 @@ const ParamRegistration block_scale_params({"gpu"}, {
                "(Blackwell tcgen05.mma kind::mxf8f6f4), so MXFP8 GEMMs run at the fp8 rate; false: the kernel "
                "promotes each block's partial sums on the CUDA cores (Hopper)")
         .defaults_to("false"),
-    fraction_param("gpu.tile.block_scale_overlap",
-                   "fraction of a block-scaled fp8 GEMM's CUDA-core promotion work (one FFMA per accumulator "
-                   "element per scale block) hidden behind the other warpgroup's tensor-core MMAs; the rest adds to "
-                   "the main loop. Fitted on one H200 record (cuBLASLt 1x128 x 128x128 fp8 at 4096x4096x7168, "
-                   "data/measurements/h200_blockscaled.jsonl): 0, none hidden (the FFMAs share the warp schedulers and "
-                   "register file with the MMAs' issue); the other H200, DeepGEMM (H800) and FBGEMM (H100) records "
-                   "judge it; other chips carry it")
+    real_param("gpu.tile.block_scale_overlap",
+               "fraction (0-1) of a block-scaled fp8 GEMM's CUDA-core promotion work (one FFMA per accumulator "
+               "element per scale block) hidden behind the other warpgroup's tensor-core MMAs; the rest adds to "
+               "the main loop. Fitted on one H200 record (cuBLASLt 1x128 x 128x128 fp8 at 4096x4096x7168, "
+               "data/measurements/h200_blockscaled.jsonl): 0, none hidden (the FFMAs share the warp schedulers and "
+               "register file with the MMAs' issue); the other H200, DeepGEMM (H800) and FBGEMM (H100) records "
+               "judge it; other chips carry it")
         .defaults_to("0")
-        .zero_allowed(),
+        .zero_allowed()
+        .at_most(1),
 });
 
 }  // namespace
