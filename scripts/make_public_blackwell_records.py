@@ -103,7 +103,7 @@ def public_records():
                          (True, [(1024, 501), (2048, 659), (4096, 765), (8192, 838), (16384, 865)])]:
         for S, t in rows:
             out.append(attn("b200", "FA2605", "judge", 32768 // S, 32, S, 64, causal, "bf16", "CUDNN_ATTENTION", t))
-    out.append(attn("b200", "FA2605", "fit", 32, 16, 1024, 128, False, "bf16", "CUDNN_ATTENTION", 1156))
+    out.append(attn("b200", "FA2605", "judge", 32, 16, 1024, 128, False, "bf16", "CUDNN_ATTENTION", 1156))
     # B200 GEMMs: bf16 and NVFP4 squares (torchao), MXFP8 (Triton PR, cuBLAS), rowwise fp8 (Helion PR).
     for n, t_bf16, t_fp4 in [(1024, 5.08e-6, 5.87e-6), (1536, 7.87e-6, 6.73e-6), (2048, 1.52e-5, 1.02e-5),
                              (3072, 3.84e-5, 1.65e-5), (4096, 9.74e-5, 3.08e-5), (6144, 3.19e-4, 8.44e-5),
