@@ -27,6 +27,14 @@ enum class Dequant { fused, separate, eager };
 // thread per output element, a loop over K).
 enum class QuantKernel { automatic, tinygemm, marlin, int8pack };
 
+// Per-block scales of a GEMM's fp8 operands, applied inside the main loop (a scale per tensor, or
+// per row and column, is applied once in the epilogue and is `none`): `block128` — one scale per
+// 1×128 block of x along K and per 128×128 block of W (DeepSeek-V3's recipe: DeepGEMM, CUTLASS's
+// blockwise kernels, cuBLASLt's VEC128/BLK128x128 modes); `mx32` — OCP MXFP8: one E8M0 scale per
+// 32 elements along K of both operands. fp4 (NVFP4) and fp6 (MXFP6) carry their block scales in
+// the format itself (their dtype), so their GEMMs leave this `none`.
+enum class BlockScale { none, block128, mx32 };
+
 // Where the operands sit in memory, for the alignment rules GEMM libraries follow (vector loads and
 // TMA need 16-byte aligned rows and base addresses). Leading dimensions in elements between
 // consecutive rows — x[M,K]: lda, W[N,K]: ldb, out[M,N]: ldc; 0 = packed (K, K, N) — and the
@@ -47,6 +55,7 @@ struct GemmOp {
   DType acc = DType::fp32;
   Dequant dequant = Dequant::fused;  // weight-only formats (b narrower than a)
   QuantKernel quant_kernel = QuantKernel::automatic;  // with Dequant::fused
+  BlockScale scale = BlockScale::none;  // per-block scales of fp8 operands (who applies them is the device's)
   GemmLayout layout;
   // Packed rows (no explicit leading dimension) are padded by the runtime to the widest vector
   // access: a compiled model graph (TensorRT, a TFLite delegate) lays out its own tensors. False: the

@@ -89,6 +89,23 @@ QuantKernel quant_kernel_field(const WorkloadSpec& spec, const GemmOp& g) {
   return QuantKernel::int8pack;
 }
 
+// scale=none|block|mx: per-block scales of fp8 operands applied in the main loop (ops/op.h
+// BlockScale); `none` covers a scale per tensor or per row/column (epilogue). fp4/fp6 carry their
+// scales in the format, so only fp8 takes the key.
+BlockScale block_scale_field(const WorkloadSpec& spec, DType t) {
+  std::string name = spec.word("scale", "none");
+  const std::vector<std::string> valid = {"none", "block", "mx"};
+  if (std::find(valid.begin(), valid.end(), name) == valid.end())
+    workload_error("workload '" + spec.text() + "': scale: '" + name +
+                   "' is not a scaling; valid: none (per tensor or row), block (1x128 x 128x128, DeepGEMM), mx "
+                   "(MXFP8, 1x32 E8M0)" + did_you_mean(name, valid));
+  if (name == "none") return BlockScale::none;
+  if (t != DType::fp8)
+    workload_error("workload '" + spec.text() + "': scale: " + name + " scales fp8 operands, not " +
+                   std::string(dtype_name(t)) + " (fp4 and fp6 carry their block scales in the format); use dtype=fp8");
+  return name == "block" ? BlockScale::block128 : BlockScale::mx32;
+}
+
 Workload build_gemm(const WorkloadSpec& spec) {
   GemmOp g;
   g.m = spec.positive_int("M");
@@ -104,9 +121,10 @@ Workload build_gemm(const WorkloadSpec& spec) {
   g.acc = accumulate_dtype(spec, t);
   g.dequant = parse_dequant_field(spec, "dequant");
   g.quant_kernel = quant_kernel_field(spec, g);
+  g.scale = block_scale_field(spec, t);
   g.layout = gemm_layout(spec, g);
   std::int64_t repeat = spec.positive_int("repeat", 1, kMaxRepeat);
-  spec.reject_unused({"M", "N", "K", "dtype", "acc", "weights", "dequant", "quant_kernel", "lda", "ldb", "ldc", "offset",
+  spec.reject_unused({"M", "N", "K", "dtype", "acc", "weights", "dequant", "quant_kernel", "scale", "lda", "ldb", "ldc", "offset",
                       "offset_a", "offset_b", "offset_c", "repeat"});
   Workload w;
   w.steps.push_back(WorkloadStep{"gemm", {}});
@@ -121,7 +139,8 @@ HWSIM_REGISTER_WORKLOAD("gemm",
                         "one matrix multiply out = x·Wᵀ: M, N, K, dtype=bf16|fp16|fp32|tf32|fp8|int8|fp6|fp4, "
                         "acc=fp32|fp16 (fp16 accumulate: dtype fp16 or fp8), weights=dtype|int4|int8|fp8 (weight-only "
                         "with 16-bit dtype), dequant=fused|separate|eager, quant_kernel=auto|tinygemm|marlin|int8pack (the fused "
-                        "kernel), lda=, ldb=, ldc= (row pitches in elements), "
+                        "kernel), scale=none|block|mx (fp8 per-block scales: 1x128 x 128x128, MXFP8), "
+                        "lda=, ldb=, ldc= (row pitches in elements), "
                         "offset=, offset_a=, offset_b=, offset_c= (base offsets in elements), repeat=1 (calls one "
                         "after another, each on its own buffers)",
                         build_gemm);

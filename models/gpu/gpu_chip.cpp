@@ -126,6 +126,7 @@ GpuChip GpuChip::from_config(const Config& c) {
   g.quant_library = QuantHabits::from_config(c);
   g.elementwise_library = ElementwiseHabits::from_config(c);
   g.paths = SmInstructionPaths::from_config(c);
+  g.block_scale = BlockScalePaths::from_config(c);
   return g;
 }
 

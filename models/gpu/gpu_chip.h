@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "models/gpu/block_scale_paths.h"
 #include "models/gpu/gpu_memory_layout.h"
 #include "models/gpu/instruction_paths.h"
 #include "models/gpu/library_habits.h"
@@ -56,6 +57,7 @@ struct GpuChip {
   QuantHabits quant_library;          // the fused weight-only GEMM kernel
   ElementwiseHabits elementwise_library;  // PyTorch's unvectorised elementwise and softmax kernels
   SmInstructionPaths paths;           // mma.sync share of the tensor rate, the LSU path without TMA
+  BlockScalePaths block_scale;        // who applies fp8 block scales (tensor core or CUDA cores)
 
   // Power and energy (models/gpu/power/gpu_power_params.h): the board limit the clock governor
   // holds, static power, and the energy of SM activity, FLOPs per dtype, L2, HBM and MALL bytes.

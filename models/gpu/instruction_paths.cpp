@@ -25,6 +25,12 @@ const ParamRegistration instruction_path_params({"gpu"}, {
         .defaults_to("0")
         .zero_allowed()
         .at_most(4096),
+    real_param("gpu.sm.exp_per_clock",
+               "exponentials (MUFU.EX2, exp2f) the SM's special-function units return per clock: 16 on compute "
+               "capability 8.x-10.x (CUDA C++ Programming Guide, arithmetic instruction throughput). A flash "
+               "attention kernel's main loop takes one per score, so it runs no faster than 4 x head_dim x this many "
+               "tensor FLOPs per clock")
+        .defaults_to("16"),
 });
 
 }  // namespace
@@ -34,6 +40,7 @@ SmInstructionPaths SmInstructionPaths::from_config(const Config& c) {
   p.mma_sync_fraction = c.number("gpu.sm.mma_sync_fraction");
   p.lsu_lanes_per_clock = c.number("gpu.sm.lsu_lanes_per_clock");
   p.issue_lanes_per_clock = c.number("gpu.sm.issue_lanes_per_clock");
+  p.exp_per_clock = c.number("gpu.sm.exp_per_clock");
   return p;
 }
 

@@ -26,6 +26,10 @@ struct SmInstructionPaths {
   // gpu.sm.issue_lanes_per_clock: lane instructions the SM's warp schedulers issue per clock; 0 =
   // the FP32 FMA lanes (flops_per_clock.fp32 / 2).
   double issue_lanes_per_clock = 0;
+  // gpu.sm.exp_per_clock: exponentials (MUFU.EX2) the SM's special-function units return per clock.
+  // Attention kernels take one per score against 4·head_dim tensor FLOPs, so where tensor cores
+  // outgrew the SFUs (Blackwell) short heads are bound by them.
+  double exp_per_clock = 16;
 
   static SmInstructionPaths from_config(const Config& config);
 };

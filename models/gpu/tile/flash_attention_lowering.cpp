@@ -54,17 +54,21 @@ std::int64_t all_keys(const AttentionOp& op) {
   return std::max<std::int64_t>(1, end - begin);
 }
 
+// The main loop's SM FLOP rate: the kernel's efficiency times the slower of its MMA path and its
+// exponentials (one per score, 4·head_dim FLOPs per score, on the SFUs: gpu.sm.exp_per_clock).
 double path_rate(const AttentionOp& op, AttentionImpl impl, const GpuChip& chip) {
   const AttentionHabits& h = chip.attention_library;
   double sync = chip.paths.mma_sync_fraction;
+  double exp_bound = 4.0 * double(op.head_dim) * chip.paths.exp_per_clock * chip.clock_hz;
+  auto bound = [&](double mma_rate, double efficiency) { return std::min(mma_rate, exp_bound) * efficiency; };
   switch (impl) {
-    case AttentionImpl::flash2: return chip.flop_rate_per_sm(op.dtype) * h.flash2_efficiency * sync;
-    case AttentionImpl::flash3: return chip.flop_rate_per_sm(op.dtype) * h.flash3_efficiency;
+    case AttentionImpl::flash2: return bound(chip.flop_rate_per_sm(op.dtype) * sync, h.flash2_efficiency);
+    case AttentionImpl::flash3: return bound(chip.flop_rate_per_sm(op.dtype), h.flash3_efficiency);
     case AttentionImpl::mem_efficient:
       if (op.dtype == DType::fp32)
-        return chip.flop_rate_per_sm(DType::tf32) / kFastF32Mmas * h.mem_efficient_fp32_efficiency * sync;
-      return chip.flop_rate_per_sm(op.dtype) * h.mem_efficient_efficiency * sync;
-    default: return chip.flop_rate_per_sm(op.dtype) * chip.attention_efficiency;
+        return bound(chip.flop_rate_per_sm(DType::tf32) / kFastF32Mmas * sync, h.mem_efficient_fp32_efficiency);
+      return bound(chip.flop_rate_per_sm(op.dtype) * sync, h.mem_efficient_efficiency);
+    default: return bound(chip.flop_rate_per_sm(op.dtype), chip.attention_efficiency);
   }
 }
 

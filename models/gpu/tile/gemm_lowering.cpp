@@ -1,4 +1,5 @@
 #include "models/gpu/tile/gemm_lowering.h"
+#include "models/gpu/tile/block_scaled_gemm.h"
 #include "models/gpu/tile/gemm_alignment.h"
 #include "sim/arith.h"
 
@@ -145,7 +146,8 @@ double gemm_sm_flop_rate(const GemmOp& g, const GpuChip& chip, bool tma) {
   if (math == DType::fp32) return chip.flop_rate_per_sm(math, g.acc) * chip.simt_efficiency;
   bool mma_sync = !tma || (math == DType::int8 && chip.gemm_library.int8_mma_sync);
   double path = mma_sync ? chip.paths.mma_sync_fraction : 1.0;
-  return chip.flop_rate_per_sm(math, g.acc) * chip.tensor_efficiency * path;  // acc = fp16: the FP16-accumulate rate
+  double rate = chip.flop_rate_per_sm(math, g.acc) * chip.tensor_efficiency * path;  // acc = fp16: the FP16-accumulate rate
+  return block_scaled_rate(g, chip, rate);  // fp8 block scales promoted on CUDA cores, where they are
 }
 
 std::vector<GemmTiling> gemm_candidates(const GemmOp& g, const GpuChip& chip) {
@@ -212,7 +214,8 @@ Kernel lower_gemm(const GemmOp& g, const std::string& name, const GemmTiling& t,
   auto with_lsu = [&](double math_flops, double operand_bytes, double out_bytes) {
     return std::max(math_flops, lsu_equivalent_flops(g, chip, t.vector_bytes, operand_bytes, out_bytes));
   };
-  std::string fallback = tma ? "" : fmt::format(" unaligned fallback: {}", gemm_alignment(g).reason);
+  std::string fallback = (tma ? "" : fmt::format(" unaligned fallback: {}", gemm_alignment(g).reason)) +
+                         block_scale_label(g, chip);
 
   Kernel k;
   k.name = name;
