@@ -54,7 +54,7 @@ namespace {
 const char* role_word(const std::string& role) { return role == "fit" ? "fitted" : "judged"; }
 
 void print_uncompared(std::ostream& out, const ValidationReport& report) {
-  const std::string blank(16, ' ');
+  const std::string blank(22, ' ');
   for (const auto& [kind, n] : report.skipped)
     fmt::print(out, "  {} {:<22} {:>13}   skipped (not modelled, or not on this kind of chip)\n", blank, kind, n);
   for (const auto& [kind, n] : report.excluded)
@@ -75,9 +75,9 @@ void print_validation_report(std::ostream& out, const ValidationReport& report, 
     fmt::print(out, "hwsim validate {} (each record on its own chip)\n\n", file);
   else
     fmt::print(out, "hwsim validate {} --chip {}\n\n", file, chip);
-  fmt::print(out, "  {:<16} {:<22} {:<6} {:>6} {:>9} {:>13}\n", "chip", "kind", "role", "count", "MAPE", "median |err|");
+  fmt::print(out, "  {:<22} {:<22} {:<6} {:>6} {:>9} {:>13}\n", "chip", "kind", "role", "count", "MAPE", "median |err|");
   for (const auto& k : report.kinds)
-    fmt::print(out, "  {:<16} {:<22} {:<6} {:>6} {:>8.2f}% {:>12.2f}%\n", k.target, k.kind, role_word(k.role), k.count,
+    fmt::print(out, "  {:<22} {:<22} {:<6} {:>6} {:>8.2f}% {:>12.2f}%\n", k.target, k.kind, role_word(k.role), k.count,
                k.mape, k.median_error);
   print_uncompared(out, report);
   for (const auto& k : report.kinds) {
