@@ -21,6 +21,7 @@ Sources:
 Run: python3 scripts/make_public_a100_records.py
 """
 import json, os
+from public_records import write_public
 
 SOURCES = {
     "TRITON-SOFTMAX": "Triton tutorial 02-fused-softmax as printed on https://triton-lang.org/main/getting-started/"
@@ -95,11 +96,7 @@ def records():
 
 def main():
     out = records()
-    path = os.path.join(os.path.dirname(__file__), "..", "data", "public", "a100_kernels.jsonl")
-    with open(path, "w") as f:
-        for r in out:
-            f.write(json.dumps(r) + "\n")
-    print(f"{len(out)} records -> {os.path.normpath(path)}")
+    write_public("a100_kernels.jsonl", out)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ whether it fitted a parameter of configs/mi300x.toml ("fit") or only judges ("ju
 Run: python3 scripts/make_public_mi300x_records.py
 """
 import json, os
+from public_records import write_public
 
 SOURCES = {
     "AZ": "Azure/AI-benchmarking-guide, Azure_Results/ND_MI300X_v5_results.md, table 'GEMM HipBLASLt' "
@@ -42,11 +43,7 @@ def record(m, n, k, tflops, source, role):
 
 def main():
     out = [record(m, n, k, t, "AZ", "fit" if (m, n, k) in FIT else "judge") for m, n, k, t in GEMM_FP8_AZ]
-    path = os.path.join(os.path.dirname(__file__), "..", "data", "public", "mi300x_gemm.jsonl")
-    with open(path, "w") as f:
-        for r in out:
-            f.write(json.dumps(r) + "\n")
-    print(f"{len(out)} records -> {os.path.normpath(path)}")
+    write_public("mi300x_gemm.jsonl", out)
 
 
 if __name__ == "__main__":

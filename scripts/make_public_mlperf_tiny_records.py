@@ -20,6 +20,7 @@ each would need its own framework parameters (see docs/calibration.md, "Microcon
 Run: python3 scripts/make_public_mlperf_tiny_records.py
 """
 import json, os
+from public_records import write_public
 
 REPO = "https://github.com/mlcommons/tiny_results_{round}/blob/{commit}/closed/{path}"
 COMMITS = {"v1.2": "cadb362343f559d459e7cdb8748685ba76b9eb23", "v1.3": "cd605ea0981306693c9e19765a15801c776988dc"}
@@ -67,12 +68,8 @@ def records():
 
 
 def main():
-    path = os.path.join(os.path.dirname(__file__), "..", "data", "public", "mlperf_tiny.jsonl")
     out = list(records())
-    with open(path, "w") as f:
-        for r in out:
-            f.write(json.dumps(r) + "\n")
-    print(f"{len(out)} records -> {os.path.normpath(path)}")
+    write_public("mlperf_tiny.jsonl", out)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ software. `role` says whether a figure was used to fit a system parameter ("fit"
 ("judge"). Run: python3 scripts/make_public_rccl_records.py
 """
 import json, os
+from public_records import write_public
 
 K = 2 ** 10
 SOURCES = {
@@ -46,11 +47,7 @@ def record(op, size, n, us, algbw, busbw, source, role):
 def main():
     out = [record("all_reduce", size, 8, us, algbw, busbw, "X", "fit" if size in FIT else "judge")
            for size, us, algbw, busbw in ALL_REDUCE_X]
-    path = os.path.join(os.path.dirname(__file__), "..", "data", "public", "rccl_tests_mi300x.jsonl")
-    with open(path, "w") as f:
-        for r in out:
-            f.write(json.dumps(r) + "\n")
-    print(f"{len(out)} records -> {os.path.normpath(path)}")
+    write_public("rccl_tests_mi300x.jsonl", out)
 
 
 if __name__ == "__main__":
