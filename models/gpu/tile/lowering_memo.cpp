@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <variant>
 
 #include "models/gpu/tile/kernel_names.h"
@@ -24,16 +25,56 @@ TensorIds canonical_ids(const TensorIds& ids) {
   return c;
 }
 
-// The op's class, its shape's bytes (byte-wise equal shapes are equal; padding may only make a
-// needless miss) and its identity pattern.
+// Appends one scalar field's bytes (a scalar has no padding).
+template <typename T>
+void put(std::string& k, const T& v) {
+  static_assert(std::is_scalar_v<T>);
+  k.append(reinterpret_cast<const char*>(&v), sizeof(v));
+}
+
+// Each shape's fields one by one, so the key never holds padding bytes (uninitialised: the same
+// shape would miss at random) or a string's heap pointer. The sizes guard the lists: a field added
+// to a shape changes its size, and its key must then name the new field.
+static_assert(sizeof(GemmOp) == 120 && sizeof(GemmLayout) == 48, "a GemmOp field changed: update put_shape");
+void put_shape(std::string& k, const GemmOp& g) {
+  for (auto v : {g.m, g.n, g.k, g.groups}) put(k, v);
+  for (auto v : {g.a, g.b, g.out, g.acc}) put(k, v);
+  put(k, g.dequant), put(k, g.quant_kernel), put(k, g.scale);
+  const GemmLayout& l = g.layout;
+  for (auto v : {l.lda, l.ldb, l.ldc, l.offset_a, l.offset_b, l.offset_c}) put(k, v);
+  put(k, g.runtime_pads_rows);
+}
+static_assert(sizeof(StreamOp) == 56, "a StreamOp field changed: update put_shape");
+void put_shape(std::string& k, const StreamOp& s) {
+  for (double v : {s.bytes_read, s.bytes_written, s.flops, s.strided_read_bytes, s.element_bytes}) put(k, v);
+  put(k, s.rows), put(k, s.unvectorized);
+}
+static_assert(sizeof(AttentionOp) == 80, "an AttentionOp field changed: update put_shape");
+void put_shape(std::string& k, const AttentionOp& a) {
+  for (auto v : {a.batch, a.heads, a.kv_heads, a.head_dim, a.q_len, a.kv_len, a.window}) put(k, v);
+  put(k, a.causal), put(k, a.dtype), put(k, a.kv_dtype), put(k, a.impl);
+}
+void put_shape(std::string& k, const CollectiveOp& c) {
+  put(k, c.kind), put(k, c.bytes), put(k, c.axis), put(k, c.ranks), put(k, c.dtype);
+  k.append(c.algo).push_back('\0');
+  k.append(c.proto).push_back('\0');
+  put(k, c.async), put(k, c.reverse);
+}
+static_assert(sizeof(ConvOp) == 128, "a ConvOp field changed: update put_shape");
+void put_shape(std::string& k, const ConvOp& c) {
+  for (auto v : {c.batch, c.in_h, c.in_w, c.in_c, c.out_c, c.kernel_h, c.kernel_w, c.stride_h, c.stride_w}) put(k, v);
+  for (auto v : {c.pad_top, c.pad_bottom, c.pad_left, c.pad_right, c.groups}) put(k, v);
+  put(k, c.a), put(k, c.b), put(k, c.out), put(k, c.per_channel);
+}
+void put_shape(std::string& k, const RecordedOp& r) { put(k, r.seconds); }
+
+// The op's class, its shape's fields and its identity pattern.
 void key_bytes(const Op& op, const TensorIds& canonical, std::string& k) {
   k.assign(op.op_class);
   k.push_back('\0');
   k.push_back(char(op.shape.index()));
-  std::visit([&](const auto& shape) {
-    k.append(reinterpret_cast<const char*>(&shape), sizeof(shape));
-  }, op.shape);
-  k.append(reinterpret_cast<const char*>(&canonical), sizeof(canonical));
+  std::visit([&](const auto& shape) { put_shape(k, shape); }, op.shape);
+  put(k, canonical.input), put(k, canonical.output);
 }
 
 // Whether `names` are those `renaming` gives `canonical`'s.
