@@ -10,56 +10,56 @@
 using namespace hwsim::test;
 
 namespace {
-int validate_where(const std::string& kind, const std::string& where, double max_mape) {
-  return validate_gate("h100_fidelity.jsonl", "h100", kind, where, max_mape);
+void validate_where(const std::string& kind, const std::string& where, double max_mape) {
+  measurement_gate("h100_fidelity.jsonl", "h100", kind, where, max_mape);
 }
 }  // namespace
 
 TEST_CASE("validation: H100 FlashAttention-2 (SDPA FLASH_ATTENTION) MAPE <= 12 %") {
-  CHECK(validate_where("attention_backend", "--where backend=FLASH_ATTENTION", 12) == 0);
+  validate_where("attention_backend", "--where backend=FLASH_ATTENTION", 12);
 }
 
 TEST_CASE("validation: H100 memory-efficient attention (SDPA EFFICIENT_ATTENTION) MAPE <= 12 %") {
-  CHECK(validate_where("attention_backend", "--where backend=EFFICIENT_ATTENTION", 12) == 0);
+  validate_where("attention_backend", "--where backend=EFFICIENT_ATTENTION", 12);
 }
 
 TEST_CASE("validation: H100 cuDNN attention (SDPA CUDNN_ATTENTION) MAPE <= 12 %") {
-  CHECK(validate_where("attention_backend", "--where backend=CUDNN_ATTENTION", 12) == 0);
+  validate_where("attention_backend", "--where backend=CUDNN_ATTENTION", 12);
 }
 
 TEST_CASE("validation: H100 unaligned and misaligned GEMMs MAPE <= 20 %") {
-  CHECK(validate_where("gemm_alignment", "", 20) == 0);
+  validate_where("gemm_alignment", "", 20);
 }
 
 TEST_CASE("validation: H100 fp8 GEMMs (torch._scaled_mm) MAPE <= 12 %") {
-  CHECK(validate_where("quant_gemm", "--where impl=scaled_mm", 12) == 0);
+  validate_where("quant_gemm", "--where impl=scaled_mm", 12);
 }
 
 TEST_CASE("validation: H100 int4 weights dequantised apart, then cuBLAS, MAPE <= 12 %") {
-  CHECK(validate_where("quant_gemm", "--where impl=triton-dequant+cublas", 12) == 0);
+  validate_where("quant_gemm", "--where impl=triton-dequant+cublas", 12);
 }
 
 TEST_CASE("validation: H100 int8 weights dequantised eagerly (cast, multiply, cuBLAS) MAPE <= 12 %") {
   // gpu.quant.eager_ops_per_element was fitted on the elementwise probe
   // (data/measurements/h100_elementwise_inflight.jsonl), none of these records.
-  CHECK(validate_where("quant_gemm", "--where impl=eager-cast-mul+cublas", 12) == 0);
+  validate_where("quant_gemm", "--where impl=eager-cast-mul+cublas", 12);
 }
 
 TEST_CASE("validation: H100 math-path attention (SDPA MATH: scores in HBM) MAPE <= 12 %") {
   // Its softmax is PyTorch's shared-memory block softmax, whose cost per element
   // (gpu.elementwise.softmax_ops_per_element) was fitted on one elementwise record, none of these.
-  CHECK(validate_where("attention_backend", "--where backend=MATH", 12) == 0);
+  validate_where("attention_backend", "--where backend=MATH", 12);
 }
 
 TEST_CASE("validation: H100 tinygemm's fused int4 GEMMs (_weight_int4pack_mm) MAPE <= 12 %") {
   // Nothing fitted: the L1 passes its 32-bit fragment loads at 16 activation bytes a clock
   // (FusedQuantKernel::activation_bytes_per_clock, from the kernel's access pattern).
-  CHECK(validate_where("quant_gemm", "--where impl=tinygemm", 12) == 0);
+  validate_where("quant_gemm", "--where impl=tinygemm", 12);
 }
 
 TEST_CASE("validation: H100 PyTorch's int8 weight-only kernel (_weight_int8pack_mm) MAPE <= 12 %") {
   // Nothing fitted: one thread per output, each warp's trip one L1 line per weight and activation
   // row it touches (memory.l1.lines_per_cycle) plus a load-to-use latency (memory.l1.latency,
   // gpu.warp.latency.fp32), the warp model's parameters.
-  CHECK(validate_where("quant_gemm", "--where impl=weight_int8pack_mm", 12) == 0);
+  validate_where("quant_gemm", "--where impl=weight_int8pack_mm", 12);
 }

@@ -7,33 +7,29 @@
 // cannot get worse unnoticed.
 #include <doctest/doctest.h>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
 namespace {
-int validate_on_system(const std::string& records, const std::string& kind, double max_mape,
-                       const std::string& system = "h200x2") {
-  CliRun r = run_hwsim("validate '" + records + "' --system " + system + " --kind " + kind + " --max-mape " +
-                       std::to_string(max_mape));
-  INFO(r.out);
-  INFO(r.err);
-  return r.exit_code;
+// RECORDS relative to the source tree.
+void validate_on_system(const std::string& records, const std::string& kind, double max_mape,
+                        const std::string& system = "h200x2") {
+  check_gate(records, "--system " + system + " --kind " + kind, max_mape);
 }
-std::string measurements(const std::string& file) { return std::string(HWSIM_SOURCE_DIR) + "/data/measurements/" + file; }
+std::string measurements(const std::string& file) { return "data/measurements/" + file; }
 }  // namespace
 
 TEST_CASE("validation: H200x2 tensor-parallel decode steps MAPE <= 8 %") {
-  CHECK(validate_on_system(measurements("h200x2_tp_decode.jsonl"), "tp_decode_step", 8) == 0);
+  validate_on_system(measurements("h200x2_tp_decode.jsonl"), "tp_decode_step", 8);
 }
 
 TEST_CASE("validation: H200x2 collectives of the shared calibration file MAPE <= 15 %") {
-  CHECK(validate_on_system(std::string(HWSIM_SOURCE_DIR) + "/../shared/calibration/h100_calibration.jsonl",
-                           "collective", 15) == 0);
+  validate_on_system("../shared/calibration/h100_calibration.jsonl", "collective", 15);
 }
 
 TEST_CASE("validation: H200x2 collective sweep of this project MAPE <= 26 %") {
-  CHECK(validate_on_system(measurements("h200x2_collectives.jsonl"), "collective", 26) == 0);
+  validate_on_system(measurements("h200x2_collectives.jsonl"), "collective", 26);
 }
 
 // 4 × H200 of the same host (scripts/measure/run_h200x4_collectives.sh, NCCL 2.28.9, 24 channels,
@@ -41,5 +37,5 @@ TEST_CASE("validation: H200x2 collective sweep of this project MAPE <= 26 %") {
 // CUDA-graph timing. Judged, not fitted: 15.4 % today (1 GiB ring on 4 GPUs 336 vs 355 GB/s; the
 // mid-size ramp and the small-size floor as in the 2-GPU sweep); the gate holds that figure.
 TEST_CASE("validation: H200x4 collective sweep of this project MAPE <= 16 %") {
-  CHECK(validate_on_system(measurements("h200x4_collectives.jsonl"), "collective", 16, "h200x4") == 0);
+  validate_on_system(measurements("h200x4_collectives.jsonl"), "collective", 16, "h200x4");
 }

@@ -10,29 +10,25 @@
 // and ring pipelines ramp up there, which the model does not follow).
 #include <doctest/doctest.h>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
 namespace {
-int validate(const std::string& system, double max_mape, const std::string& file = "") {
+void gate(const std::string& system, double max_mape, const std::string& file = "") {
   std::string data = file.empty() ? "nccl_tests_" + system : file;
-  CliRun r = run_hwsim("validate '" + std::string(HWSIM_SOURCE_DIR) + "/data/public/" + data + ".jsonl' --system " +
-                       system + " --kind collective --max-mape " + std::to_string(max_mape));
-  INFO(r.out);
-  INFO(r.err);
-  return r.exit_code;
+  check_gate("data/public/" + data + ".jsonl", "--system " + system + " --kind collective", max_mape);
 }
 }  // namespace
 
 TEST_CASE("validation: published nccl-tests on one DGX H100 (NVLS, ring, all_gather, reduce_scatter) MAPE <= 8 %") {
-  CHECK(validate("dgx_h100", 8) == 0);
+  gate("dgx_h100", 8);
 }
 
 TEST_CASE("validation: published nccl-tests on 10 nodes of 8 H100 (all_gather, reduce_scatter) MAPE <= 12 %") {
-  CHECK(validate("h100_cluster", 12) == 0);
+  gate("h100_cluster", 12);
 }
 
 TEST_CASE("validation: published rccl-tests all_reduce on mi300x_x8 (8 MI300X, RCCL 2.22.3, 1 KiB-16 GiB) MAPE <= 7 %") {
-  CHECK(validate("mi300x_x8", 7, "rccl_tests_mi300x") == 0);
+  gate("mi300x_x8", 7, "rccl_tests_mi300x");
 }

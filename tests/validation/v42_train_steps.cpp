@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
@@ -18,12 +18,7 @@ namespace {
 // Each record's error (percent) from validate's CSV: kind, measured_s, predicted_s, error_pct, …
 std::vector<double> record_errors(const std::string& file, double max_mape) {
   const auto csv = scratch_dir() / "train_steps.csv";
-  CliRun r = run_hwsim("validate '" + std::string(HWSIM_SOURCE_DIR) + "/data/measurements/" + file +
-                       "' --chip h200 --kind train_step --max-mape " + std::to_string(max_mape) + " --csv '" +
-                       csv.string() + "'");
-  INFO(r.out);
-  INFO(r.err);
-  CHECK(r.exit_code == 0);
+  check_gate("data/measurements/" + file, "--chip h200 --kind train_step --csv '" + csv.string() + "'", max_mape);
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);  // header

@@ -18,7 +18,7 @@
 #include <map>
 #include <sstream>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
@@ -45,11 +45,7 @@ struct ServeRow {
 // Every serve_trace record of the file, through validate's CSV.
 std::vector<ServeRow> serve_rows(const std::string& file) {
   const auto csv = scratch_dir() / (file + ".csv");
-  CliRun r = run_hwsim("validate '" + std::string(HWSIM_SOURCE_DIR) + "/data/measurements/" + file +
-                       "' --chip h200 --kind serve_trace --max-mape 30 --csv '" + csv.string() + "'");
-  INFO(r.out);
-  INFO(r.err);
-  CHECK(r.exit_code == 0);
+  check_gate("data/measurements/" + file, "--chip h200 --kind serve_trace --csv '" + csv.string() + "'", 30);
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);

@@ -8,29 +8,24 @@
 // 8-24 % fast; the cuBLAS squares 5-21 % fast (the tutorial's A100 variant is not printed).
 #include <doctest/doctest.h>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
 namespace {
-int validate(const std::string& kind, double max_mape) {
-  CliRun r = run_hwsim("validate '" + std::string(HWSIM_SOURCE_DIR) +
-                       "/data/public/a100_kernels.jsonl' --chip a100 --where role=judge --kind " + kind +
-                       " --max-mape " + std::to_string(max_mape));
-  INFO(r.out);
-  INFO(r.err);
-  return r.exit_code;
+void gate(const std::string& kind, double max_mape) {
+  check_gate("data/public/a100_kernels.jsonl", "--chip a100 --where role=judge --kind " + kind, max_mape);
 }
 }  // namespace
 
 TEST_CASE("validation: A100 torch.softmax fp32 rows of 256-12672 (Triton tutorial table) MAPE <= 18 %") {
-  CHECK(validate("elementwise_op", 18) == 0);
+  gate("elementwise_op", 18);
 }
 
 TEST_CASE("validation: A100 torch.nn.LayerNorm fp32 rows of 1024-16384 (Liger-Kernel benchmark data) MAPE <= 25 %") {
-  CHECK(validate("layernorm", 25) == 0);
+  gate("layernorm", 25);
 }
 
 TEST_CASE("validation: A100 cuBLAS fp16 squares 1024-4096 (Triton tutorial table) MAPE <= 18 %") {
-  CHECK(validate("gemm", 18) == 0);
+  gate("gemm", 18);
 }

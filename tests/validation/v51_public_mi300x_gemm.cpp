@@ -9,18 +9,15 @@
 // MFMAs at one workgroup per CU.
 #include <doctest/doctest.h>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
 TEST_CASE("validation: published hipBLASLt FP8 GEMMs on one MI300X (judged records) MAPE <= 15 %") {
-  std::string data = std::string(HWSIM_SOURCE_DIR) + "/data/public/mi300x_gemm.jsonl";
-  std::string fitted = std::string(HWSIM_SOURCE_DIR) + "/data/measurements/fitted.toml";
-  CliRun r = run_hwsim("validate '" + data + "' --chip mi300x --kind gemm --where role=judge --exclude '" + fitted +
-                       "' --max-mape 15");
-  INFO(r.out);
-  INFO(r.err);
-  CHECK(r.exit_code == 0);
+  CliRun r = check_gate("data/public/mi300x_gemm.jsonl",
+                        "--chip mi300x --kind gemm --where role=judge --exclude '" + std::string(HWSIM_SOURCE_DIR) +
+                            "/data/measurements/fitted.toml'",
+                        15);
   // all five judged records ran: "mi300x  gemm  judged  5  ..."
   CHECK(r.out.find("gemm                   judged      5 ") != std::string::npos);
 }

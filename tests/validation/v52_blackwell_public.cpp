@@ -13,16 +13,13 @@
 
 #include "tests/fixtures/json_run.h"
 #include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
 namespace {
-int validate(const std::string& file, const std::string& chip, const std::string& filters, double max_mape) {
-  CliRun r = run_hwsim("validate '" + std::string(HWSIM_SOURCE_DIR) + "/" + file + "' --chip " + chip +
-                       " --where role=judge " + filters + " --max-mape " + std::to_string(max_mape));
-  INFO(r.out);
-  INFO(r.err);
-  return r.exit_code;
+void gate(const std::string& file, const std::string& chip, const std::string& filters, double max_mape) {
+  check_gate(file, "--chip " + chip + " --where role=judge " + filters, max_mape);
 }
 const std::string kPublic = "data/public/blackwell.jsonl";
 
@@ -32,27 +29,27 @@ double seconds(const std::string& chip, const std::string& workload, const std::
 }  // namespace
 
 TEST_CASE("validation: B200 FlashAttention-2 (mma.sync) forward, published, judged MAPE <= 15 %") {
-  CHECK(validate(kPublic, "b200", "--kind attention_backend --where backend=FLASH_ATTENTION", 15) == 0);
+  gate(kPublic, "b200", "--kind attention_backend --where backend=FLASH_ATTENTION", 15);
 }
 
 TEST_CASE("validation: B200 cuDNN attention forward (hdim 64), published, judged MAPE <= 15 %") {
-  CHECK(validate(kPublic, "b200", "--kind attention_backend --where backend=CUDNN_ATTENTION", 15) == 0);
+  gate(kPublic, "b200", "--kind attention_backend --where backend=CUDNN_ATTENTION", 15);
 }
 
 TEST_CASE("validation: B200 GEMMs (bf16, NVFP4, MXFP8, fp8), published, judged MAPE <= 15 %") {
-  CHECK(validate(kPublic, "b200", "--kind gemm --where chip=b200", 15) == 0);
+  gate(kPublic, "b200", "--kind gemm --where chip=b200", 15);
 }
 
 TEST_CASE("validation: block-scaled fp8 on H800 (DeepGEMM README), judged MAPE <= 15 %") {
-  CHECK(validate(kPublic, "h100", "--kind gemm --where src=DG", 15) == 0);
+  gate(kPublic, "h100", "--kind gemm --where src=DG", 15);
 }
 
 TEST_CASE("validation: row- and block-scaled fp8 on H100 at 500 W (FBGEMM), judged MAPE <= 15 %") {
-  CHECK(validate(kPublic, "h100", "--kind gemm --where src=FB2546 --set 'power.tdp=500 W'", 15) == 0);
+  gate(kPublic, "h100", "--kind gemm --where src=FB2546 --set 'power.tdp=500 W'", 15);
 }
 
 TEST_CASE("validation: H200 bf16, fp8 per-tensor/row and 1x128/128x128 block-scaled GEMMs (own run), judged MAPE <= 15 %") {
-  CHECK(validate("data/measurements/h200_blockscaled.jsonl", "h200", "--kind gemm", 15) == 0);
+  gate("data/measurements/h200_blockscaled.jsonl", "h200", "--kind gemm", 15);
 }
 
 // Published hdim 128, long sequences: FA2 ~354 TFLOP/s (tritonbench PR 171), cuDNN 9.13 ~1240 (the

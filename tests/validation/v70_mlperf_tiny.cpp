@@ -7,29 +7,25 @@
 // (EK-RA8D1), whose parameters are all datasheet values or inner-loop estimates.
 #include <doctest/doctest.h>
 
-#include "tests/fixtures/test_support.h"
+#include "tests/fixtures/validate_gate.h"
 
 using namespace hwsim::test;
 
 namespace {
-int validate_judged(const std::string& chip, double max_mape) {
-  CliRun r = run_hwsim("validate '" + std::string(HWSIM_SOURCE_DIR) + "/data/public/mlperf_tiny.jsonl' --chip " + chip +
-                       " --kind mlperf_tiny --where chip=" + chip + " --where role=judge --max-mape " +
-                       std::to_string(max_mape));
-  INFO(r.out);
-  INFO(r.err);
-  return r.exit_code;
+void gate_judged(const std::string& chip, double max_mape) {
+  check_gate("data/public/mlperf_tiny.jsonl",
+             "--chip " + chip + " --kind mlperf_tiny --where chip=" + chip + " --where role=judge", max_mape);
 }
 }  // namespace
 
 TEST_CASE("validation: MLPerf Tiny on the NUCLEO-L4R5ZI (Cortex-M4, X-CUBE-AI 9.0/10.2), judged, MAPE <= 30 %") {
-  CHECK(validate_judged("cortex_m4_stm32l4r5", 30) == 0);
+  gate_judged("cortex_m4_stm32l4r5", 30);
 }
 
 TEST_CASE("validation: MLPerf Tiny on the NUCLEO-U575ZI-Q (Cortex-M33, X-CUBE-AI 9.0/10.2), judged, MAPE <= 30 %") {
-  CHECK(validate_judged("cortex_m33_stm32u575", 30) == 0);
+  gate_judged("cortex_m33_stm32u575", 30);
 }
 
 TEST_CASE("validation: MLPerf Tiny on the EK-RA8D1 (Cortex-M85, TFLM + CMSIS-NN), judged, MAPE <= 30 %") {
-  CHECK(validate_judged("cortex_m85", 30) == 0);
+  gate_judged("cortex_m85", 30);
 }
