@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Writes data/public/more_chips.jsonl: published GEMM rates on shipped chips that had no public record
+(issue 35): GeForce RTX 4090, GeForce RTX 5090 and AMD Instinct MI325X, as hwsim measurement records
+(kind "gemm": out[M,N] = x[M,K] . W[N,K]^T, `dtype` the input type; `seconds` = 2 M N K / the published
+rate, or the published median time where one is printed). One record per printed number; each names
+its source (`src`, a key into SOURCES; `source` its address, table and date), its software and timing
+method (`software`), the chip file that judges it (`chip`) and its `role` ("judge": it set no
+parameter; nothing here is fitted).
+
+Sources:
+  ZZC-4090  zzc0721/torch-performance-test-data issue #78 (2025-10-17): "NVIDIA GeForce RTX 4090",
+            PyTorch 2.7.0+cu128, Python 3.11.7, on a cloud instance (note "派欧云"); the issue's
+            "详细性能数据" block (TFLOPS per precision and square size).
+  ZZC-5090  the same repository's issue #124 (2026-01-15): "NVIDIA GeForce RTX 5090", PyTorch
+            2.8.0+cu128, Python 3.12.4, cloud instance (note "智算云扉").
+            Both run the repository's test.py: torch.mm(a, b) on square torch.randn matrices, 6 warm-up
+            calls, then 30 calls back to back timed with time.time() around them and one
+            torch.cuda.synchronize() (wall clock per call, launch overlapped); TFLOPS = 2 n^3 x 30 /
+            elapsed. The 1024 rows are left out: 30 calls of 20-40 us are within the Python timer's
+            and the first launch's reach (a harness floor, as the mi300x set leaves out its
+            sub-20-GFLOP rows). The issue's TF32 rows are left out (the script that made them is
+            not the one in the repository now; how TF32 was switched on is not stated).
+  GFB-4090  xzwgit/gpu-flops-bench nvidia/results/20260811T022856Z/report.csv (commit
+            ce1f4c7bacfa5512cce581ab22e5b86e6d4ff0d9; 2026-08-11): 8 x GeForce RTX 4090, driver
+            580.105.08, CUDA 13.0 (nvcc V13.0.88), cuBLASLt dense GEMM (nvidia/src/gpu_dense_bench.cu);
+            report.csv, the rows of mode "isolated" on device 0: every size the tool ran per
+            precision (three squares each), its median time in ms and its input/accumulator/output
+            types (FP16 and FP8 accumulate in FP32).
+  ROCM-325  ROCm/legacy-rocm-build issue #5923 (2026-02-02; the same text as ROCm/gpu-operator
+            issue #419): one AMD Instinct MI325X (host EPYC 9965, Ubuntu 22.04), PyTorch on ROCm
+            (version not printed): torch.matmul of 16384^3 float32 torch.randn matrices, 10 warm-up
+            calls, 20 timed calls between time.time() and torch.cuda.synchronize(): 130.6 TFLOPS.
+            Its float64 figure (82.4 TFLOPS) is left out: hwsim models no fp64 GEMM.
+Run: python3 scripts/make_public_more_chips_records.py
+"""
+from public_records import write_public
+
+SOURCES = {
+    "ZZC-4090": "https://github.com/zzc0721/torch-performance-test-data/issues/78 (2025-10-17; '详细性能数据' "
+                "block, TFLOPS per precision and square size; device 'NVIDIA GeForce RTX 4090')",
+    "ZZC-5090": "https://github.com/zzc0721/torch-performance-test-data/issues/124 (2026-01-15; '详细性能数据' "
+                "block, TFLOPS per precision and square size; device 'NVIDIA GeForce RTX 5090')",
+    "GFB-4090": "https://github.com/xzwgit/gpu-flops-bench/blob/ce1f4c7bacfa5512cce581ab22e5b86e6d4ff0d9/nvidia/"
+                "results/20260811T022856Z/report.csv (2026-08-11; rows mode=isolated, device_id=0, gpu_name 'NVIDIA "
+                "GeForce RTX 4090'; columns m, n, k, median_ms, throughput; the same run's report.md prints the best "
+                "size per precision)",
+    "ROCM-325": "https://github.com/ROCm/legacy-rocm-build/issues/5923 (2026-02-02, description; also "
+                "ROCm/gpu-operator issue #419): 'GEMM Throughput' of the issue's script on one AMD Instinct MI325X",
+}
+SOFTWARE = {
+    "ZZC-4090": "PyTorch 2.7.0+cu128 (cuBLAS), Python 3.11.7; the repository's test.py: torch.mm(a, b), a and b "
+                "torch.randn(n, n) of the dtype, 6 warm-up calls, 30 calls back to back between time.time() and "
+                "torch.cuda.synchronize() (wall clock, launches overlapped); TFLOPS = 2 n^3 x 30 / elapsed",
+    "ZZC-5090": "PyTorch 2.8.0+cu128 (cuBLAS), Python 3.12.4; the repository's test.py: torch.mm(a, b), a and b "
+                "torch.randn(n, n) of the dtype, 6 warm-up calls, 30 calls back to back between time.time() and "
+                "torch.cuda.synchronize() (wall clock, launches overlapped); TFLOPS = 2 n^3 x 30 / elapsed",
+    "GFB-4090": "gpu-flops-bench nvidia/src/gpu_dense_bench.cu: cuBLASLt dense GEMM (no sparsity), driver "
+                "580.105.08, CUDA 13.0; cuBLASLt's heuristic algorithm per shape (the csv's algorithm column), "
+                "per-tensor scale; the median of the timed calls per size; fp8 is E4M3 with FP32 accumulate and "
+                "FP16 output, fp16/bf16 accumulate in FP32",
+    "ROCM-325": "PyTorch on ROCm (version not printed; hipBLASLt/rocBLAS as PyTorch picks), torch.matmul(A, B), "
+                "A and B torch.randn(16384, 16384, float32), 10 warm-up calls, 20 calls between time.time() and "
+                "torch.cuda.synchronize(); TFLOPS = 2 M N K x 20 / elapsed",
+}
+CHIP = {"ZZC-4090": "rtx4090", "ZZC-5090": "rtx5090", "GFB-4090": "rtx4090", "ROCM-325": "mi325x"}
+DEVICE = {"rtx4090": "geforce_rtx_4090", "rtx5090": "geforce_rtx_5090", "mi325x": "mi325x"}
+
+# ZZC-*: (dtype, n, TFLOPS) as printed, n = 2048-10240 (1024 left out, see above).
+ZZC_4090 = [
+    ("fp32", 2048, 53.84), ("fp32", 4096, 53.02), ("fp32", 8192, 53.41), ("fp32", 10240, 51.43),
+    ("fp16", 2048, 159.38), ("fp16", 4096, 168.38), ("fp16", 8192, 155.50), ("fp16", 10240, 156.88),
+    ("bf16", 2048, 164.81), ("bf16", 4096, 151.50), ("bf16", 8192, 160.17), ("bf16", 10240, 158.54),
+]
+ZZC_5090 = [
+    ("fp32", 2048, 69.83), ("fp32", 4096, 64.50), ("fp32", 8192, 66.91), ("fp32", 10240, 65.46),
+    ("fp16", 2048, 173.86), ("fp16", 4096, 217.99), ("fp16", 8192, 223.98), ("fp16", 10240, 220.03),
+    ("bf16", 2048, 171.53), ("bf16", 4096, 182.19), ("bf16", 8192, 234.66), ("bf16", 10240, 236.99),
+]
+# GFB-4090, report.csv rows "isolated", device_id 0: (dtype, m = n = k, median_ms, throughput) as printed.
+# Input/accumulator/output types as the csv states them: int8 INT8/INT32/INT32 (TN); fp8 E4M3/FP32/FP16
+# (TN); fp16 FP16/FP32/FP16, bf16 BF16/FP32/BF16, tf32 FP32/FP32/FP32, fp32 FP32/FP32/FP32 (NN).
+GFB_4090 = [
+    ("int8", 4096, 0.260320, 527.961545), ("int8", 8192, 1.803200, 609.755781),
+    ("int8", 16384, 13.301760, 661.272885),
+    ("fp8", 4096, 0.412544, 333.149796), ("fp8", 8192, 3.202048, 343.377615),
+    ("fp8", 16384, 25.474079, 345.295819),
+    ("fp16", 4096, 0.791552, 173.632247), ("fp16", 8192, 6.388960, 172.095560),
+    ("fp16", 16384, 51.802113, 169.801821),
+    ("bf16", 4096, 0.788480, 174.308741), ("bf16", 8192, 6.519808, 168.641724),
+    ("bf16", 16384, 52.161343, 168.632412),
+    ("tf32", 4096, 1.588992, 86.494428), ("tf32", 8192, 12.533760, 87.724005),
+    ("tf32", 12288, 42.186752, 87.962489),
+    ("fp32", 4096, 2.587648, 53.113468), ("fp32", 8192, 19.605503, 56.081786),
+    ("fp32", 12288, 67.916832, 54.638175),
+]
+# ROCM-325: (dtype, n, TFLOPS).
+ROCM_325 = [("fp32", 16384, 130.6)]
+
+
+def record(src, dtype, n, seconds, tflops, derived):
+    chip = CHIP[src]
+    return dict(kind="gemm", chip=chip, device=DEVICE[chip], M=n, N=n, K=n, dtype=dtype, seconds=seconds,
+                tflops=tflops, flops=2.0 * n ** 3, role="judge", src=src, source=SOURCES[src],
+                software=SOFTWARE[src] + "; " + derived)
+
+
+def records():
+    out = []
+    for src, rows in (("ZZC-4090", ZZC_4090), ("ZZC-5090", ZZC_5090), ("ROCM-325", ROCM_325)):
+        for dtype, n, tflops in rows:
+            out.append(record(src, dtype, n, 2.0 * n ** 3 / (tflops * 1e12), tflops,
+                              "seconds = 2 n^3 / (printed TFLOPS)"))
+    for dtype, n, ms, tflops in GFB_4090:
+        out.append(record("GFB-4090", dtype, n, ms / 1e3, tflops, "seconds = printed median ms / 1000"))
+    return out
+
+
+def main():
+    write_public("more_chips.jsonl", records())
+
+
+if __name__ == "__main__":
+    main()
