@@ -31,6 +31,15 @@ Sources:
             (version not printed): torch.matmul of 16384^3 float32 torch.randn matrices, 10 warm-up
             calls, 20 timed calls between time.time() and torch.cuda.synchronize(): 130.6 TFLOPS.
             Its float64 figure (82.4 TFLOPS) is left out: hwsim models no fp64 GEMM.
+  AZ-GB200  Azure/AI-benchmarking-guide Azure_Results/ND_GB200_v6_results.md (commit
+            2a370be6de9586d365feed77e014a73f25198f4d): Azure ND GB200 v6 (GB200 185GB, Neoverse-V2 host),
+            CUDA 12.8, driver 570.133.20, VBIOS 97.00.82.00.30; tables "GEMM CuBLASLt (FP8)" and
+            "GEMM CuBLASLt (FP4)", TFLOPS per m, n, k. Made by Benchmarks/NVIDIA/GEMMCublasLt.py:
+            superbenchmark's cublaslt_gemm (gitaumark fork) with -b 1 -i 1000 -w 10000 -t fp8e4m3 /
+            fp4e2m1. The FP8 1024 x 2145 x 1024 row is left out: hwsim refuses an fp8 GEMM whose N
+            is not a multiple of 16 (cuBLASLt's fp8 kernels need 16-byte aligned rows), so the tool
+            must have padded or used another path; the FP4 rows are NVFP4 (E2M1 with block scales),
+            hwsim's dtype fp4 as data/public/blackwell.jsonl spells it.
 Run: python3 scripts/make_public_more_chips_records.py
 """
 from public_records import write_public
@@ -46,6 +55,9 @@ SOURCES = {
                 "size per precision)",
     "ROCM-325": "https://github.com/ROCm/legacy-rocm-build/issues/5923 (2026-02-02, description; also "
                 "ROCm/gpu-operator issue #419): 'GEMM Throughput' of the issue's script on one AMD Instinct MI325X",
+    "AZ-GB200": "https://github.com/Azure/AI-benchmarking-guide/blob/2a370be6de9586d365feed77e014a73f25198f4d/"
+                "Azure_Results/ND_GB200_v6_results.md (tables 'GEMM CuBLASLt (FP8)' and 'GEMM CuBLASLt (FP4)', "
+                "ND GB200 v6 TFLOPS per m, n, k)",
 }
 SOFTWARE = {
     "ZZC-4090": "PyTorch 2.7.0+cu128 (cuBLAS), Python 3.11.7; the repository's test.py: torch.mm(a, b), a and b "
@@ -61,9 +73,16 @@ SOFTWARE = {
     "ROCM-325": "PyTorch on ROCm (version not printed; hipBLASLt/rocBLAS as PyTorch picks), torch.matmul(A, B), "
                 "A and B torch.randn(16384, 16384, float32), 10 warm-up calls, 20 calls between time.time() and "
                 "torch.cuda.synchronize(); TFLOPS = 2 M N K x 20 / elapsed",
+    "AZ-GB200": "superbenchmark cublaslt_gemm (github.com/gitaumark/superbenchmark, built by the guide's "
+                "Benchmarks/NVIDIA/GEMMCublasLt.py) -b 1 -i 1000 -w 10000 -t fp8e4m3 (E4M3 inputs) or fp4e2m1 "
+                "(NVFP4: E2M1 with block scales); cuBLASLt, CUDA 12.8, driver 570.133.20, PyTorch 2.6.0 on the "
+                "VM; random initialization, 10,000 warm-up iterations, the tool's mean time of 1,000 iterations "
+                "(TFLOPS = 2 m n k / time)",
 }
-CHIP = {"ZZC-4090": "rtx4090", "ZZC-5090": "rtx5090", "GFB-4090": "rtx4090", "ROCM-325": "mi325x"}
-DEVICE = {"rtx4090": "geforce_rtx_4090", "rtx5090": "geforce_rtx_5090", "mi325x": "mi325x"}
+CHIP = {"ZZC-4090": "rtx4090", "ZZC-5090": "rtx5090", "GFB-4090": "rtx4090", "ROCM-325": "mi325x",
+        "AZ-GB200": "gb200"}
+DEVICE = {"rtx4090": "geforce_rtx_4090", "rtx5090": "geforce_rtx_5090", "mi325x": "mi325x",
+          "gb200": "gb200_185gb"}
 
 # ZZC-*: (dtype, n, TFLOPS) as printed, n = 2048-10240 (1024 left out, see above).
 ZZC_4090 = [
@@ -95,12 +114,22 @@ GFB_4090 = [
 ]
 # ROCM-325: (dtype, n, TFLOPS).
 ROCM_325 = [("fp32", 16384, 130.6)]
+# AZ-GB200: (dtype, m, n, k, TFLOPS) as printed (fp8 1024 x 2145 x 1024 left out, see above).
+AZ_GB200 = [
+    ("fp8", 1024, 1024, 1024, 489.2), ("fp8", 2048, 2048, 2048, 2243.6), ("fp8", 4096, 4096, 4096, 2834.6),
+    ("fp8", 8192, 8192, 8192, 2876.6), ("fp8", 16384, 16384, 16384, 2906.9),
+    ("fp8", 32768, 32768, 32768, 2825.6), ("fp8", 6144, 12288, 12288, 2895.6), ("fp8", 802816, 192, 768, 1459.5),
+    ("fp4", 1024, 1024, 1024, 287.2), ("fp4", 2048, 2048, 2048, 1677.7), ("fp4", 4096, 4096, 4096, 5177.3),
+    ("fp4", 8192, 8192, 8192, 7535.6), ("fp4", 16384, 16384, 16384, 7627.6),
+    ("fp4", 32768, 32768, 32768, 7487.2), ("fp4", 1024, 2145, 1024, 549.0), ("fp4", 802816, 192, 768, 2216.7),
+]
 
 
-def record(src, dtype, n, seconds, tflops, derived):
+def record(src, dtype, n, seconds, tflops, derived, mnk=None):
     chip = CHIP[src]
-    return dict(kind="gemm", chip=chip, device=DEVICE[chip], M=n, N=n, K=n, dtype=dtype, seconds=seconds,
-                tflops=tflops, flops=2.0 * n ** 3, role="judge", src=src, source=SOURCES[src],
+    m, n, k = mnk or (n, n, n)
+    return dict(kind="gemm", chip=chip, device=DEVICE[chip], M=m, N=n, K=k, dtype=dtype, seconds=seconds,
+                tflops=tflops, flops=2.0 * m * n * k, role="judge", src=src, source=SOURCES[src],
                 software=SOFTWARE[src] + "; " + derived)
 
 
@@ -112,6 +141,9 @@ def records():
                               "seconds = 2 n^3 / (printed TFLOPS)"))
     for dtype, n, ms, tflops in GFB_4090:
         out.append(record("GFB-4090", dtype, n, ms / 1e3, tflops, "seconds = printed median ms / 1000"))
+    for dtype, m, n, k, tflops in AZ_GB200:
+        out.append(record("AZ-GB200", dtype, n, 2.0 * m * n * k / (tflops * 1e12), tflops,
+                          "seconds = 2 m n k / (printed TFLOPS)", (m, n, k)))
     return out
 
 
