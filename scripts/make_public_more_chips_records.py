@@ -40,6 +40,14 @@ Sources:
             is not a multiple of 16 (cuBLASLt's fp8 kernels need 16-byte aligned rows), so the tool
             must have padded or used another path; the FP4 rows are NVFP4 (E2M1 with block scales),
             hwsim's dtype fp4 as data/public/blackwell.jsonl spells it.
+  MAMF      stas00/ml-engineering compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS
+            comparison table" (commit 744d01e18b79512572f64a6bbd8b5f4a725203a7; the MI325X row since
+            commit 488e8933, 2025-01-05; the GB200 rows since 68cd2e59, 2025-09-17): the best shape's
+            mean TFLOPS of compute/accelerator/benchmarks/mamf-finder.py (torch.mm(A, B, out=C) in
+            bf16, torch._scaled_mm in float8_e4m3fn; CUDA/HIP events per call, a 256 MiB buffer zeroed
+            between calls to clear the caches; mean of 100 calls after 50 warm-up calls). The best of a
+            shape search, so its noise is biased upwards (the best shape is the luckiest too). Only
+            the chips without other public records are taken (MI325X bf16; GB200 bf16 and fp8).
 Run: python3 scripts/make_public_more_chips_records.py
 """
 from public_records import write_public
@@ -58,6 +66,9 @@ SOURCES = {
     "AZ-GB200": "https://github.com/Azure/AI-benchmarking-guide/blob/2a370be6de9586d365feed77e014a73f25198f4d/"
                 "Azure_Results/ND_GB200_v6_results.md (tables 'GEMM CuBLASLt (FP8)' and 'GEMM CuBLASLt (FP4)', "
                 "ND GB200 v6 TFLOPS per m, n, k)",
+    "MAMF": "https://github.com/stas00/ml-engineering/blob/744d01e18b79512572f64a6bbd8b5f4a725203a7/compute/"
+            "accelerator/README.md ('Maximum Achievable Matmul FLOPS comparison table', BF16 and FP8 tables: MAMF "
+            "TFLOPS at the best shape MxNxK)",
 }
 SOFTWARE = {
     "ZZC-4090": "PyTorch 2.7.0+cu128 (cuBLAS), Python 3.11.7; the repository's test.py: torch.mm(a, b), a and b "
@@ -78,9 +89,13 @@ SOFTWARE = {
                 "(NVFP4: E2M1 with block scales); cuBLASLt, CUDA 12.8, driver 570.133.20, PyTorch 2.6.0 on the "
                 "VM; random initialization, 10,000 warm-up iterations, the tool's mean time of 1,000 iterations "
                 "(TFLOPS = 2 m n k / time)",
+    "MAMF": "mamf-finder.py (stas00/ml-engineering compute/accelerator/benchmarks): torch.mm(A, B, out=C) bf16 or "
+            "torch._scaled_mm(A, B, scale, scale, out=C) float8_e4m3fn; events around each call, a 256 MiB buffer "
+            "zeroed between calls (cache reset); mean of 100 calls after 50 warm-up calls; the best shape of the "
+            "search as the table prints it",
 }
 CHIP = {"ZZC-4090": "rtx4090", "ZZC-5090": "rtx5090", "GFB-4090": "rtx4090", "ROCM-325": "mi325x",
-        "AZ-GB200": "gb200"}
+        "AZ-GB200": "gb200", "MAMF": None}
 DEVICE = {"rtx4090": "geforce_rtx_4090", "rtx5090": "geforce_rtx_5090", "mi325x": "mi325x",
           "gb200": "gb200_185gb"}
 
@@ -123,10 +138,16 @@ AZ_GB200 = [
     ("fp4", 8192, 8192, 8192, 7535.6), ("fp4", 16384, 16384, 16384, 7627.6),
     ("fp4", 32768, 32768, 32768, 7487.2), ("fp4", 1024, 2145, 1024, 549.0), ("fp4", 802816, 192, 768, 2216.7),
 ]
+# MAMF: (chip, dtype, m, n, k, TFLOPS, the row's torch version and notes) as printed.
+MAMF = [
+    ("mi325x", "bf16", 13312, 10240, 8192, 784.9, "torch 2.6.0+6.2.4 (ROCm 6.2.4), PYTORCH_TUNABLEOP_ENABLED=1, 1000W"),
+    ("gb200", "bf16", 4096, 9728, 2048, 1822.0, "torch 2.10.0.dev20250916+cu130"),
+    ("gb200", "fp8", 19456, 5120, 1536, 3615.6, "torch 2.10.0.dev20250916+cu130"),
+]
 
 
-def record(src, dtype, n, seconds, tflops, derived, mnk=None):
-    chip = CHIP[src]
+def record(src, dtype, n, seconds, tflops, derived, mnk=None, chip=None):
+    chip = chip or CHIP[src]
     m, n, k = mnk or (n, n, n)
     return dict(kind="gemm", chip=chip, device=DEVICE[chip], M=m, N=n, K=k, dtype=dtype, seconds=seconds,
                 tflops=tflops, flops=2.0 * m * n * k, role="judge", src=src, source=SOURCES[src],
@@ -144,6 +165,11 @@ def records():
     for dtype, m, n, k, tflops in AZ_GB200:
         out.append(record("AZ-GB200", dtype, n, 2.0 * m * n * k / (tflops * 1e12), tflops,
                           "seconds = 2 m n k / (printed TFLOPS)", (m, n, k)))
+    for chip, dtype, m, n, k, tflops, notes in MAMF:
+        r = record("MAMF", dtype, n, 2.0 * m * n * k / (tflops * 1e12), tflops,
+                   "seconds = 2 m n k / (printed MAMF TFLOPS)", (m, n, k), chip)
+        r["software"] += "; " + notes
+        out.append(r)
     return out
 
 
