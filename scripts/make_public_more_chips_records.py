@@ -48,6 +48,15 @@ Sources:
             between calls to clear the caches; mean of 100 calls after 50 warm-up calls). The best of a
             shape search, so its noise is biased upwards (the best shape is the luckiest too). Only
             the chips without other public records are taken (MI325X bf16; GB200 bf16 and fp8).
+  RRZE-L40  RRZE-HPC/gpu-benches gpu-stream/l40.txt (commit 1038c5d0d0f48cfe9912930d34eb2d8a31b72b9b; the
+            file last changed 2025-02-07) with gpu-stream/main.cu: an NVIDIA L40, not an L40S, as a
+            stand-in for memory-bound kernels only: both are AD102 with 142 SMs, 96 MB of L2 and 48 GB
+            of GDDR6 at 864 GB/s (they differ in tensor rates and a 2490 vs 2520 MHz boost, which these
+            kernels do not use). The row at 100 % occupancy (768-thread blocks, 2 per SM): init (a
+            write-only stream, hwsim's fill) 847 GB/s, read (a read-only stream) 845 GB/s, scale
+            (A = s B, a copy: 2 streams) 776 GB/s; buffers of 256 Mi + 2 doubles (2 GiB); GB/s =
+            streams x 2 GiB / the median of 31 event-timed launches. configs/l40s.toml already takes
+            this repository's L40 pointer chase for its latencies.
 Run: python3 scripts/make_public_more_chips_records.py
 """
 from public_records import write_public
@@ -69,6 +78,9 @@ SOURCES = {
     "MAMF": "https://github.com/stas00/ml-engineering/blob/744d01e18b79512572f64a6bbd8b5f4a725203a7/compute/"
             "accelerator/README.md ('Maximum Achievable Matmul FLOPS comparison table', BF16 and FP8 tables: MAMF "
             "TFLOPS at the best shape MxNxK)",
+    "RRZE-L40": "https://github.com/RRZE-HPC/gpu-benches/blob/1038c5d0d0f48cfe9912930d34eb2d8a31b72b9b/gpu-stream/"
+                "l40.txt (row 'block 768, threads 218112, 2 blocks/SM, occ 100.0%'; columns init, read, scale GB/s; "
+                "device NVIDIA L40 as a stand-in for the L40S's memory system)",
 }
 SOFTWARE = {
     "ZZC-4090": "PyTorch 2.7.0+cu128 (cuBLAS), Python 3.11.7; the repository's test.py: torch.mm(a, b), a and b "
@@ -93,9 +105,12 @@ SOFTWARE = {
             "torch._scaled_mm(A, B, scale, scale, out=C) float8_e4m3fn; events around each call, a 256 MiB buffer "
             "zeroed between calls (cache reset); mean of 100 calls after 50 warm-up calls; the best shape of the "
             "search as the table prints it",
+    "RRZE-L40": "gpu-benches gpu-stream/main.cu (CUDA): double-precision stream kernels over 2 GiB buffers, 768-thread "
+                "blocks at 2 per SM (shared-memory spoiler), cudaEvent-timed launches, median of 31; GB/s = streams x "
+                "2 GiB / time",
 }
 CHIP = {"ZZC-4090": "rtx4090", "ZZC-5090": "rtx5090", "GFB-4090": "rtx4090", "ROCM-325": "mi325x",
-        "AZ-GB200": "gb200", "MAMF": None}
+        "AZ-GB200": "gb200", "MAMF": None, "RRZE-L40": "l40s"}
 DEVICE = {"rtx4090": "geforce_rtx_4090", "rtx5090": "geforce_rtx_5090", "mi325x": "mi325x",
           "gb200": "gb200_185gb"}
 
@@ -138,6 +153,9 @@ AZ_GB200 = [
     ("fp4", 8192, 8192, 8192, 7535.6), ("fp4", 16384, 16384, 16384, 7627.6),
     ("fp4", 32768, 32768, 32768, 7487.2), ("fp4", 1024, 2145, 1024, 549.0), ("fp4", 802816, 192, 768, 2216.7),
 ]
+# RRZE-L40, the 100 % occupancy row: (hwsim kind, gpu-stream kernel, streams, GB/s) as printed.
+RRZE_L40_BYTES = (256 * 1024 * 1024 + 2) * 8
+RRZE_L40 = [("fill_fp32", "init", 1, 847), ("read_sum_fp32", "read", 1, 845), ("copy", "scale", 2, 776)]
 # MAMF: (chip, dtype, m, n, k, TFLOPS, the row's torch version and notes) as printed.
 MAMF = [
     ("mi325x", "bf16", 13312, 10240, 8192, 784.9, "torch 2.6.0+6.2.4 (ROCm 6.2.4), PYTORCH_TUNABLEOP_ENABLED=1, 1000W"),
@@ -170,6 +188,11 @@ def records():
                    "seconds = 2 m n k / (printed MAMF TFLOPS)", (m, n, k), chip)
         r["software"] += "; " + notes
         out.append(r)
+    for kind, kernel, streams, gbps in RRZE_L40:
+        out.append(dict(kind=kind, chip="l40s", device="l40", bytes_each=RRZE_L40_BYTES, kernel=kernel,
+                        seconds=streams * RRZE_L40_BYTES / (gbps * 1e9), gbps=gbps, role="judge", src="RRZE-L40",
+                        source=SOURCES["RRZE-L40"],
+                        software=SOFTWARE["RRZE-L40"] + "; seconds = streams x bytes_each / (printed GB/s)"))
     return out
 
 

@@ -38,6 +38,15 @@ TEST_CASE("validation: more chips: RTX 5090 torch.mm GEMMs MAPE <= 10 %") {
   CHECK(r.out.find("gemm                   judged     12 ") != std::string::npos);
 }
 
+TEST_CASE("validation: more chips: L40S memory streams (an L40's gpu-stream: fill, read, copy of 2 GiB) within 7.5 %") {
+  // an L40 stands in (the same AD102, 96 MB L2 and 864 GB/s GDDR6): fill and read predicted 6.6-6.8 %
+  // slow, copy 2.3 %
+  CliRun r = check_gate("data/public/more_chips.jsonl", "--chip l40s --where role=judge --where chip=l40s", 7.5);
+  CHECK(r.out.find("copy                   judged      1 ") != std::string::npos);
+  CHECK(r.out.find("fill_fp32              judged      1 ") != std::string::npos);
+  CHECK(r.out.find("read_sum_fp32          judged      1 ") != std::string::npos);
+}
+
 TEST_CASE("validation: more chips: MI325X torch.matmul fp32 16384^3 and bf16 (MAMF) MAPE <= 15 %") {
   CliRun r = gate("mi325x", "", 15);
   CHECK(r.out.find("gemm                   judged      2 ") != std::string::npos);
