@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes data/public/more_chips.jsonl: published GEMM rates on shipped chips that had no public record
-(issue 35): GeForce RTX 4090, GeForce RTX 5090 and AMD Instinct MI325X, as hwsim measurement records
-(kind "gemm": out[M,N] = x[M,K] . W[N,K]^T, `dtype` the input type; `seconds` = 2 M N K / the published
-rate, or the published median time where one is printed). One record per printed number; each names
+"""Writes data/public/more_chips.jsonl: published measurements on shipped chips that had no public record
+(issue 35): GEMM rates on the GeForce RTX 4090 and RTX 5090, AMD Instinct MI325X and GB200 (kind "gemm":
+out[M,N] = x[M,K] . W[N,K]^T, `dtype` the input type; `seconds` = 2 M N K / the published rate, or the
+published median time where one is printed), and memory streams for the L40S, measured on an L40 (kinds
+"fill_fp32", "read_sum_fp32", "copy" over `bytes_each`). One record per printed number; each names
 its source (`src`, a key into SOURCES; `source` its address, table and date), its software and timing
 method (`software`), the chip file that judges it (`chip`) and its `role` ("judge": it set no
 parameter; nothing here is fitted).
@@ -16,9 +17,9 @@ Sources:
             Both run the repository's test.py: torch.mm(a, b) on square torch.randn matrices, 6 warm-up
             calls, then 30 calls back to back timed with time.time() around them and one
             torch.cuda.synchronize() (wall clock per call, launch overlapped); TFLOPS = 2 n^3 x 30 /
-            elapsed. The 1024 rows are left out: 30 calls of 20-40 us are within the Python timer's
-            and the first launch's reach (a harness floor, as the mi300x set leaves out its
-            sub-20-GFLOP rows). The issue's TF32 rows are left out (the script that made them is
+            elapsed. The 1024 rows are left out: 30 calls of a few tens of us each, so the first
+            launch and the Python timer weigh in the wall clock (a harness floor, as the mi300x set
+            leaves out its sub-20-GFLOP rows). The issue's TF32 rows are left out (the script that made them is
             not the one in the repository now; how TF32 was switched on is not stated).
   GFB-4090  xzwgit/gpu-flops-bench nvidia/results/20260811T022856Z/report.csv (commit
             ce1f4c7bacfa5512cce581ab22e5b86e6d4ff0d9; 2026-08-11): 8 x GeForce RTX 4090, driver
