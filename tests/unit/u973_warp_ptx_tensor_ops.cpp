@@ -45,14 +45,14 @@ std::string mma_kernel(const std::string& shape, const std::string& types, int a
   for (int i = 0; i < a_regs; ++i) a += (i ? ", %a" : "%a") + std::to_string(i);
   for (int i = 0; i < b_regs; ++i) b += (i ? ", %b" : "%b") + std::to_string(i);
   const int arow = a_regs == 4 ? 32 : 16, brow = b_regs == 2 ? 32 : 16;
-  return ".version 8.0\n.target sm_90\n.address_size 64\n"
+  return std::string(".version 8.0\n.target sm_90\n.address_size 64\n"
          ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pout)\n{\n"
          " .reg .b32 %r<40>;\n .reg .b32 %a<4>;\n .reg .b32 %b<2>;\n .reg .b32 %d<4>;\n .reg .b64 %rd<10>;\n .reg .pred %p<2>;\n"
          " .shared .align 16 .b8 sa[512];\n .shared .align 16 .b8 sb[512];\n"
          " ld.param.u64 %rd1, [pa];\n ld.param.u64 %rd2, [pb];\n ld.param.u64 %rd3, [pout];\n"
          " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 4;\n cvt.u64.u32 %rd4, %r2;\n"
          " add.s64 %rd5, %rd1, %rd4;\n add.s64 %rd6, %rd2, %rd4;\n"
-         " mov.u32 %r3, sa;\n add.u32 %r4, %r3, %r2;\n mov.u32 %r5, sb;\n add.u32 %r6, %r5, %r2;\n" +
+         " mov.u32 %r3, sa;\n add.u32 %r4, %r3, %r2;\n mov.u32 %r5, sb;\n add.u32 %r6, %r5, %r2;\n") +
          " setp.lt.u32 %p1, %r2, " + std::to_string(16 * arow) + ";\n" +
          " @%p1 cp.async.cg.shared.global [%r4], [%rd5], 16;\n" +
          " setp.lt.u32 %p1, %r2, " + std::to_string(8 * brow) + ";\n" +
@@ -161,7 +161,7 @@ TEST_CASE("ptx cp.async: zero fill past SRC_SIZE, and wait_group waits only for 
   CHECK(r0->stats.cycles > r2->stats.cycles + 300);
   std::uint64_t waited = 0;
   for (std::size_t pc = 0; pc < r0->program.code.size(); ++pc)
-    if (r0->program.code[pc].op == Op::bar || r0->program.code[pc].op == Op::ld)
+    if (r0->program.code[pc].op == warp::Op::bar || r0->program.code[pc].op == warp::Op::ld)
       waited += r0->stats.pcs[pc].stall[std::size_t(Stall::long_scoreboard)];
   CHECK(waited > 300);
 }

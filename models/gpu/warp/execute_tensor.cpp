@@ -197,10 +197,10 @@ void exec_wgmma(WarpState& w, const Instr& in, const ExecContext& ctx) {
     next = 1;
   }
   const SmemDesc db = decode_desc(read_operand(w, in.src[next], 0, ctx));
-  std::vector<double> B(std::size_t(16 * n));
+  std::vector<double> Bt(std::size_t(16 * n));  // B transposed: column c's 16 k contiguous
   for (int k = 0; k < 16; ++k)
     for (int c = 0; c < n; ++c)
-      B[std::size_t(k * n + c)] = shared_elem(ctx, w, in, desc_addr(db, s.trans_b, c, k, 2), s.b);
+      Bt[std::size_t(c * 16 + k)] = shared_elem(ctx, w, in, desc_addr(db, s.trans_b, c, k, 2), s.b);
   const double sa = s.neg_a ? -1 : 1, sb = s.neg_b ? -1 : 1;
   const std::size_t acc_first = next + 2;
   for (int lane = 0; lane < 32; ++lane) {
@@ -209,7 +209,8 @@ void exec_wgmma(WarpState& w, const Instr& in, const ExecContext& ctx) {
       const Pos p = frag_c(lane, i % 4);
       const int col = 8 * (i / 4) + p.c;
       double acc = 0;
-      for (int k = 0; k < 16; ++k) acc += A[p.r][k] * B[std::size_t(k * n + col)];
+      const double* b = &Bt[std::size_t(col * 16)];
+      for (int k = 0; k < 16; ++k) acc += A[p.r][k] * b[k];
       const double c = keep ? acc_value(false, read_operand(w, in.src[acc_first + std::size_t(i)], lane, ctx)) : 0.0;
       w.reg(in.dst[std::size_t(i)], lane) = acc_bits(false, double(float(sa * sb * acc) + float(c)));
     }
