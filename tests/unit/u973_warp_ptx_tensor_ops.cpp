@@ -237,6 +237,7 @@ TEST_CASE("ptx: what is not supported is one line naming it, its PTX line and wh
   CHECK(e.find('\n') == std::string::npos);
   CHECK(error_of(body + " cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r0], [%r1, {%r0, %r0}], [%r0];\n}\n")
             .find("k.ptx:6:2: 'cp.async.bulk.tensor.2d") == 0);
+  CHECK(error_of(body + " fence.proxy.async.shared::cta;\n wgmma.fence.sync.aligned;\n}\n").empty());  // ordering only
   CHECK(error_of(body + " mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%r0,%r0,%r0,%r0}, {%r0,%r0,%r0,%r0}, {%r0,%r0}, {%r0,%r0,%r0,%r0};\n}\n")
             .find("k.ptx:6:2: 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32' is not supported (supported: mma.sync") == 0);
 }
