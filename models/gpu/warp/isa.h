@@ -33,7 +33,7 @@ enum class Op : std::uint8_t {
   // sin/cos/tanh, select by sign, high half of a product, copysign. The atomic family is atom_add
   // with Instr::atom naming the operation (a red has no destination).
   popc, clz, brev, bfe, bfi, prmt, vote, activemask, slct, shf, sin, cos, tanh, mulhi, copysign, lop3,
-  // Ampere/Hopper matrix and copy instructions (tensor_ops.md in workloads/kernels/README.md):
+  // Ampere/Hopper matrix and copy instructions (workloads/kernels/README.md, "Calls, local memory ..."):
   // cp.async (global to shared, asynchronous) and its groups; ldmatrix; wgmma (warpgroup MMA from
   // shared-memory descriptors) and its fence/commit/wait. mma.sync is Op::mma, its shape in Instr::mma.
   cp_async, cp_commit, cp_wait, ldmatrix, wgmma, wgmma_fence, wgmma_commit, wgmma_wait,
