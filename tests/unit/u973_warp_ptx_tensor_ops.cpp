@@ -241,3 +241,29 @@ TEST_CASE("ptx: what is not supported is one line naming it, its PTX line and wh
   CHECK(error_of(body + " mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%r0,%r0,%r0,%r0}, {%r0,%r0,%r0,%r0}, {%r0,%r0}, {%r0,%r0,%r0,%r0};\n}\n")
             .find("k.ptx:6:2: 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32' is not supported (supported: mma.sync") == 0);
 }
+
+TEST_CASE("gpu.warp.l2_merge: blocks reading the same tiles at once take the L2's bandwidth once") {
+  // 132 blocks of 1024 threads each read the same 64 KB eight times with ld.global.cg (as
+  // cp.async.cg tiles are read), four 16-byte loads in flight per thread: L2-bound when every
+  // request takes its bandwidth, much less so when requests in flight merge
+  const std::string src =
+      ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<6>;\n"
+      " .reg .f32 %f<20>;\n .reg .pred %p<2>;\n ld.param.u64 %rd1, [pin];\n ld.param.u64 %rd2, [pout];\n"
+      " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd3, %r1, 16;\n add.s64 %rd4, %rd1, %rd3;\n mov.u32 %r2, 0;\n"
+      "LOOP:\n ld.global.cg.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n ld.global.cg.v4.f32 {%f5, %f6, %f7, %f8}, [%rd4+16384];\n"
+      " ld.global.cg.v4.f32 {%f9, %f10, %f11, %f12}, [%rd4+32768];\n ld.global.cg.v4.f32 {%f13, %f14, %f15, %f16}, [%rd4+49152];\n"
+      " add.f32 %f17, %f17, %f1;\n add.f32 %f17, %f17, %f5;\n add.f32 %f17, %f17, %f9;\n add.f32 %f17, %f17, %f13;\n"
+      " add.u32 %r2, %r2, 1;\n setp.lt.u32 %p1, %r2, 8;\n @%p1 bra LOOP;\n"
+      " st.global.f32 [%rd2], %f17;\n ret;\n}\n";
+  Program p = parse_ptx(src, "merge.ptx", "");
+  LaunchOptions o;
+  o.args.grid = 132;
+  o.args.block = 1024;
+  o.args.args = {{"0", "f32[16384]:random:1"}, {"1", "f32[1]:zeros"}};
+  WarpParams merged = test::h100();
+  merged.l2_merge = true;
+  auto off = simulate_kernel(test::h100(), p, o);
+  auto on = simulate_kernel(merged, p, o);
+  CHECK(!test::h100().l2_merge);  // off unless a chip or --set turns it on
+  CHECK(on->stats.cycles < off->stats.cycles * 0.8);
+}

@@ -71,6 +71,12 @@ const ParamRegistration warp_params({"gpu"}, {
     count_param("gpu.warp.dram_row_bytes", "bytes of address space per DRAM row (page)").defaults_to("1024")
         .at_most(1 << 30),
     count_param("gpu.warp.dram_banks", "DRAM banks in the device (open-row tracking)").defaults_to("2560").at_most(1e6),
+    bool_param("gpu.warp.l2_merge",
+               "a request for an L2 sector that an earlier request (of any SM) has in flight, sent less than an L2 round "
+               "trip (memory.l2.latency) before, merges with it and takes no L2 bandwidth of its own (Nsight Compute on "
+               "an H200: Triton's 2048^3 matmul requests 192 MB of tiles, the L2 slices see 89 MB of reads: "
+               "data/measurements/h200_matmul_ncu.txt); off: every request takes its bandwidth")
+        .defaults_to("false"),
     structure("gpu.warp.l2_partitions", "L2 partitions: each SM caches what it reads in its near one", "1"),
     real_param("gpu.warp.write_drain", "extra DRAM read latency at full write utilisation, scaled by the write utilisation (cycles)")
         .defaults_to("0").zero_allowed(),
@@ -160,6 +166,7 @@ WarpParams WarpParams::from_config(const Config& c) {
     }
   }
   p.rf3_extra = c.number("gpu.warp.rf3_extra");
+  p.l2_merge = c.flag("gpu.warp.l2_merge");
   p.event_timed_launch = c.number("gpu.warp.event_timed_launch");
   p.graph_launch = c.number("gpu.warp.graph_launch");
   p.dram_model = c.text("gpu.warp.dram_model") == "tlm" ? DramModelKind::tlm : DramModelKind::builtin;

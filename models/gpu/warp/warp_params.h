@@ -31,6 +31,7 @@ struct WarpParams {
   static constexpr double kTensorIntervalFmas = 2048;  // interval[tensor] is one m16n8k16 f16 (16·8·16 FMAs)
   std::array<double, 5> tensor_dtype_factor{1, 1, 1, 1, 1};  // by MmaElem: the chip's f16 rate over its rate
   double mma_sync_share = 1, wgmma_share = 1;
+  bool l2_merge = false;               // gpu.warp.l2_merge: same-sector L2 requests in flight merge (memory_system.cpp)
   double rf3_extra = 0;               // average extra issue cycles of an ALU instruction reading 3 distinct registers
   double event_timed_launch = 0;       // seconds: launch overhead of an event-timed single launch (0: the chip's)
   double graph_launch = 0;             // seconds: per launch replayed in a CUDA graph, beyond execution (0: the chip's)
