@@ -3,11 +3,12 @@ hwsim's warp model and prints predicted vs measured, as `hwsim validate --kind l
 graph-timed prediction: kernel cycles / SM clock + gpu.warp.graph_launch (read from the chip file,
 following its `extends`).
 The graph replays find the buffers in L2 when they fit: --warm-l2 where all of them fit one L2
-partition (30 MB: the 1024 and 2048 cubes); the 4096 cubes start cold. Grids of more than 132
+partition (30 MB: the 1024 cubes and Triton's 2048); the others start cold. Grids of more than 66
 blocks run on a sample of SMs (--sample-sms: their share of the grid and of the L2 and DRAM
-bandwidth; 16 SMs up to 264 blocks, else 33) to keep the simulation within minutes.
+bandwidth; 16 SMs up to 264 blocks, else 33) to keep the simulation within minutes. Extra
+arguments after HWSIM go to every run (e.g. --set gpu.warp.l2_merge=true).
 
-usage: python3 scripts/measure/lessons/predict_matmul.py [HWSIM] > data/measurements/h200_matmul_ptx_predicted.txt
+usage: python3 scripts/measure/lessons/predict_matmul.py [HWSIM [HWSIM ARGS...]]
 """
 import json
 import re
@@ -16,6 +17,7 @@ import sys
 import tempfile
 
 HWSIM = sys.argv[1] if len(sys.argv) > 1 else "build/hwsim"
+EXTRA = sys.argv[2:]
 RECORDS = "data/measurements/h200_matmul_ptx.jsonl"
 SMS = 132
 WARM_BYTES = 30 << 20  # one L2 partition of the H200 (60 MiB in two)
@@ -44,7 +46,7 @@ def command(r):
         cmd = ["--kernel", "workloads/kernels/lessons/ptx/triton_matmul_bf16.ptx", "--grid", str(r["grid"][0]),
                "--block", str(r["block"][0]), "--dynamic-shared", str(r["dynamic_shared"])]
     blocks = r["grid"][0] * r["grid"][1]
-    if blocks > SMS:
+    if blocks > SMS // 2:
         cmd += ["--sample-sms", "16" if blocks <= 2 * SMS else "33"]
     out_bytes = 4 if r["lesson"] == "mma_matmul" else 2
     if nn * (2 + 2 + out_bytes) <= WARM_BYTES:
@@ -61,7 +63,7 @@ def main():
     for r in rows:
         cmd = command(r)
         with tempfile.NamedTemporaryFile(suffix=".json") as f:
-            subprocess.run([HWSIM, "--chip", "h200", *cmd, "--json", f.name], check=True, capture_output=True)
+            subprocess.run([HWSIM, "--chip", "h200", *EXTRA, *cmd, "--json", f.name], check=True, capture_output=True)
             doc = json.load(open(f.name))
         res = doc["result"]
         pred = res["cycles"] / res["clock_hz"] + launch
