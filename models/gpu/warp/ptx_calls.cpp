@@ -11,7 +11,8 @@
 namespace hwsim::warp {
 namespace {
 
-constexpr int kMaxDepth = 16;  // nested calls deeper than this are taken for recursion
+constexpr int kMaxDepth = 16;       // nested calls deeper than this are taken for recursion
+constexpr int kMaxInlined = 10000;  // calls inlined into one kernel at most (a call tree that explodes)
 
 struct FuncParam {
   std::string type;  // ".b32"
@@ -71,7 +72,8 @@ std::map<std::string, Func> find_funcs(const std::vector<PtxItem>& items, const 
     Func fn;
     std::size_t at = it.text.find_first_not_of(" \t\r\n", f + 5);
     if (at != std::string::npos && it.text[at] == '(') fn.rets = param_list(it.text, at, where);
-    at = it.text.find_first_not_of(" \t\r\n", at);
+    at = at == std::string::npos ? at : it.text.find_first_not_of(" \t\r\n", at);
+    if (at == std::string::npos) workload_error(where + ": expected `.func [(RESULT)] NAME(PARAMS)`");
     const std::size_t open = it.text.find('(', at);
     fn.name = squeeze(it.text.substr(at, open == std::string::npos ? std::string::npos : open - at));
     if (open != std::string::npos) {
@@ -131,7 +133,10 @@ Call parse_call(const std::string& text, const std::string& where) {
   for (char c : s) {
     if (c == '(') ++depth;
     if (c == ')') --depth;
-    if (c == ',' && depth == 0) groups.push_back(squeeze(cur)), cur.clear();
+    if (c == ',' && depth == 0) {
+      if (!squeeze(cur).empty()) groups.push_back(squeeze(cur));
+      cur.clear();
+    }
     else cur += c;
   }
   if (!squeeze(cur).empty()) groups.push_back(squeeze(cur));
@@ -194,6 +199,7 @@ class Inliner {
     if (c.args.size() != fn.params.size() || c.rets.size() != fn.rets.size())
       workload_error(where + fmt::format(": call to '{}' passes {} arguments and {} results; it takes {} and {}", c.name,
                                          c.args.size(), c.rets.size(), fn.params.size(), fn.rets.size()));
+    if (calls_ >= kMaxInlined) workload_error(where + fmt::format(": more than {} calls to inline", kMaxInlined));
     const int k = calls_++;
     const std::string prefix = fmt::format("__f{}_", fn.index);
     std::map<std::string, std::string> words;  // the callee's labels, per call
