@@ -130,10 +130,10 @@ TEST_CASE("ptx: errors name the PTX line and say what is supported") {
   CHECK(error_of(kModule).find("2 kernels; choose one with --entry NAME (reduce, tr<1>)") != std::string::npos);
   CHECK(error_of(kModule, "nope").find("--entry nope: no such kernel") != std::string::npos);
   std::string body = ".visible .entry k(\n .param .u64 a\n)\n{\n .reg .b32 %r<2>;\n";
-  CHECK(error_of(body + " wgmma.fence.sync.aligned;\n}\n").find("k.ptx:6:2: 'wgmma.fence.sync.aligned' is not supported by the warp model yet") == 0);
+  CHECK(error_of(body + " mbarrier.init.shared.b64 [%r0], 1;\n}\n").find("k.ptx:6:2: 'mbarrier.init.shared.b64' is not supported by the warp model yet") == 0);
   CHECK(error_of(body + " frob.b32 %r1, %r0;\n}\n").find("k.ptx:6:2: unknown instruction 'frob' (supported: mov add") == 0);
-  CHECK(error_of(body + " call.uni f, (%r1);\n}\n").find("calls to .func are not supported yet") != std::string::npos);
-  CHECK(error_of(body + " .local .align 4 .b8 depot[16];\n}\n").find("k.ptx:6:2: local memory") == 0);
+  CHECK(error_of(body + " call.uni f, (%r1);\n}\n").find("k.ptx:6:2: call to 'f', a .func without a body in this module") == 0);
+  CHECK(error_of(body + " .local .align 4 .b8 depot[16];\n}\n").empty());  // per-thread frames are supported
   CHECK(error_of(".visible .entry k(\n .param .align 4 .b8 s[16]\n)\n{\n ret;\n}\n").find("passed by value") != std::string::npos);
   CHECK(error_of(body + " add.u32 %r1, %r0, %r9;\n}\n").find("k.ptx:6:20: unknown register '%r9'") == 0);
   CHECK(error_of("// nothing\n").find("no kernel (.entry)") != std::string::npos);

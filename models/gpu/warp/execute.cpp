@@ -381,36 +381,6 @@ LaneFn lane_function(const Instr& in) {
   }
 }
 
-void mma_m16n8k16(WarpState& w, const Instr& in) {
-  // PTX fragment layouts for mma.m16n8k16 with .f16 A (row) and B (col), f32 C/D.
-  float A[16][16], B[16][8], C[16][8];
-  for (int lane = 0; lane < 32; ++lane) {
-    int g = lane >> 2, t = lane & 3;
-    for (int i = 0; i < 8; ++i) {
-      std::uint64_t r = w.reg(in.src[std::size_t(i / 2)].reg, lane);
-      float v = half_to_float(std::uint16_t(r >> (16 * (i & 1))));
-      int row = g + ((i & 2) ? 8 : 0), col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
-      A[row][col] = v;
-    }
-    for (int i = 0; i < 4; ++i) {
-      std::uint64_t r = w.reg(in.src[std::size_t(4 + i / 2)].reg, lane);
-      float v = half_to_float(std::uint16_t(r >> (16 * (i & 1))));
-      B[t * 2 + (i & 1) + (i >= 2 ? 8 : 0)][g] = v;
-    }
-    for (int i = 0; i < 4; ++i)
-      C[g + (i >= 2 ? 8 : 0)][t * 2 + (i & 1)] = f32(w.reg(in.src[std::size_t(6 + i)].reg, lane));
-  }
-  for (int lane = 0; lane < 32; ++lane) {
-    int g = lane >> 2, t = lane & 3;
-    for (int i = 0; i < 4; ++i) {
-      int row = g + (i >= 2 ? 8 : 0), col = t * 2 + (i & 1);
-      float acc = C[row][col];
-      for (int k = 0; k < 16; ++k) acc = std::fma(A[row][k], B[k][col], acc);
-      w.reg(in.dst[std::size_t(i)], lane) = bits(acc);
-    }
-  }
-}
-
 // Runs a decoded lane function: sources as 32-lane arrays (registers in place, immediates and
 // special registers materialised), the result into the destination register.
 void run_lanes(LaneFn f, WarpState& w, const Instr& in, const ExecContext& ctx, std::uint32_t mask) {
@@ -521,6 +491,15 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
       });
       break;
     case Op::cvt:
+      if (in.src.size() == 2) {  // f32 pair into f16x2/bf16x2: the first source into the upper half
+        const bool b = in.type == Type::bf16x2;
+        lanes([&](int lane) {
+          const float hi = f32(read_operand(w, in.src[0], lane, ctx)), lo = f32(read_operand(w, in.src[1], lane, ctx));
+          w.reg(in.dst[0], lane) = std::uint64_t(b ? float_to_bf16(lo) : float_to_half(lo)) |
+                                   std::uint64_t(b ? float_to_bf16(hi) : float_to_half(hi)) << 16;
+        });
+        break;
+      }
       lanes([&](int lane) { w.reg(in.dst[0], lane) = detail::convert(in, read_operand(w, in.src[0], lane, ctx)); });
       break;
     case Op::ld: case Op::st: case Op::atom_add:
@@ -534,8 +513,22 @@ Effects execute(WarpState& w, const Instr& in, const ExecContext& ctx) {
       if (top.mask != 0xffffffffu || mask != 0xffffffffu)
         workload_error(fmt::format("kernel {}: mma at {}:{} needs all 32 lanes of the warp active",
                                    ctx.program->name, ctx.program->file, in.line));
-      mma_m16n8k16(w, in);
+      detail::exec_mma(w, in, ctx);
       break;
+    case Op::wgmma:
+      if (top.mask != 0xffffffffu || mask != 0xffffffffu)
+        workload_error(fmt::format("kernel {}: wgmma at {}:{} needs all 32 lanes of the warp active",
+                                   ctx.program->name, ctx.program->file, in.line));
+      detail::exec_wgmma(w, in, ctx);
+      break;
+    case Op::ldmatrix:
+      detail::exec_ldmatrix(w, in, ctx, mask, fx);
+      break;
+    case Op::cp_async:
+      detail::exec_cp_async(w, in, ctx, mask, fx);
+      break;
+    case Op::cp_commit: case Op::cp_wait: case Op::wgmma_fence: case Op::wgmma_commit: case Op::wgmma_wait:
+      break;  // groups are timing (sm_core_tensor.cpp): the values were made at issue
     case Op::nop:
       break;
     default: {

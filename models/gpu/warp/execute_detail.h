@@ -52,4 +52,13 @@ void exec_values(WarpState& w, const Instr& in, const ExecContext& ctx, std::uin
 // ld, st and the atomic family in any space; fills the access's addresses into `fx`.
 void exec_memory(WarpState& w, const Instr& in, const ExecContext& ctx, std::uint32_t mask, Effects& fx);
 
+// The matrix instructions (execute_tensor.cpp): mma.sync of every supported shape (all 32 lanes),
+// ldmatrix (fills fx with its row addresses), wgmma.mma_async (the warp's 16 rows of the
+// warpgroup's tile), cp.async (copies at once; fx holds the global reads of the lanes with bytes to
+// read).
+void exec_mma(WarpState& w, const Instr& in, const ExecContext& ctx);
+void exec_ldmatrix(WarpState& w, const Instr& in, const ExecContext& ctx, std::uint32_t mask, Effects& fx);
+void exec_wgmma(WarpState& w, const Instr& in, const ExecContext& ctx);
+void exec_cp_async(WarpState& w, const Instr& in, const ExecContext& ctx, std::uint32_t mask, Effects& fx);
+
 }  // namespace hwsim::warp::detail

@@ -89,14 +89,15 @@ void exec_memory(WarpState& w, const Instr& in, const ExecContext& ctx, std::uin
   const std::uint64_t offset = std::uint64_t(in.offset);
   Space space = in.space;
   if (space == Space::generic) {  // resolved by the first active lane; the others must agree
-    const std::uint64_t a0 = mask ? base[std::countr_zero(mask)] + offset : 0;
-    space = a0 < kSharedWindow ? Space::shared : Space::global;
+    auto window = [](std::uint64_t a) { return a < kLocalWindow ? Space::shared : a < kSharedWindow ? Space::local : Space::global; };
+    space = window(mask ? base[std::countr_zero(mask)] + offset : 0);
     for (std::uint32_t m = mask; m; m &= m - 1) {
       const int lane = std::countr_zero(m);
-      if ((base[lane] + offset < kSharedWindow) != (space == Space::shared))
-        access_error(ctx, w, in, lane, base[lane] + offset, fx.bytes, "generic access whose lanes mix shared and global addresses");
+      if (window(base[lane] + offset) != space)
+        access_error(ctx, w, in, lane, base[lane] + offset, fx.bytes, "generic access whose lanes mix shared, local and global addresses");
     }
   }
+  const std::uint64_t local_base = in.space == Space::generic ? kLocalWindow : 0;
   fx.space = space;
   for (std::uint32_t m = mask; m; m &= m - 1) {
     const int lane = std::countr_zero(m);
@@ -106,6 +107,12 @@ void exec_memory(WarpState& w, const Instr& in, const ExecContext& ctx, std::uin
     if (space == Space::shared) {
       if (a + std::uint64_t(fx.bytes) > ctx.shared_bytes) access_error(ctx, w, in, lane, a, fx.bytes, what);
       lane_access(x, lane, ctx.shared + a);
+      continue;
+    }
+    if (space == Space::local) {  // the lane's own frame
+      const std::uint64_t off = a - local_base, frame = ctx.program->local_bytes;
+      if (a < local_base || off + std::uint64_t(fx.bytes) > frame) access_error(ctx, w, in, lane, a, fx.bytes, what);
+      lane_access(x, lane, w.local.data() + std::uint64_t(lane) * frame + off);
       continue;
     }
     Buffer* b = ctx.memory->find(a, std::uint64_t(fx.bytes));

@@ -25,7 +25,7 @@ struct Pass {
     for (int i = 0; i < kTurn && !w.done && !w.at_barrier; ++i) {
       if (++count > l.max_warp_instructions || ++total > l.max_instructions) return false;
       const Effects fx = execute(w, l.ctx.program->code[std::size_t(w.pc())], ctx);
-      if (fx.memory && fx.mask && fx.space != Space::shared)  // as SmCore::time_results tells them apart
+      if (fx.memory && fx.mask && fx.space == Space::global)  // as SmCore::time_results tells them apart
         footprint.note(coalesce(fx.addr, fx.mask, fx.bytes, l.line_bytes, l.sector_bytes), w.cta_id);
       if (fx.control == Effects::barrier) w.at_barrier = true;
     }

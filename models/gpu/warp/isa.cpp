@@ -16,7 +16,9 @@ const char* op_name(Op op) {
                                 "cvt", "ex2", "lg2", "rcp", "sqrt", "rsqrt", "ld", "st", "atom.add",
                                 "shfl", "bar", "bra", "exit", "mma", "nop",
                                 "popc", "clz", "brev", "bfe", "bfi", "prmt", "vote", "activemask", "slct",
-                                "shf", "sin", "cos", "tanh", "mul.hi", "copysign", "lop3"};
+                                "shf", "sin", "cos", "tanh", "mul.hi", "copysign", "lop3",
+                                "cp.async", "cp.async.commit_group", "cp.async.wait_group", "ldmatrix",
+                                "wgmma.mma_async", "wgmma.fence", "wgmma.commit_group", "wgmma.wait_group"};
   return names[int(op)];
 }
 

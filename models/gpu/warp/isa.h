@@ -33,6 +33,10 @@ enum class Op : std::uint8_t {
   // sin/cos/tanh, select by sign, high half of a product, copysign. The atomic family is atom_add
   // with Instr::atom naming the operation (a red has no destination).
   popc, clz, brev, bfe, bfi, prmt, vote, activemask, slct, shf, sin, cos, tanh, mulhi, copysign, lop3,
+  // Ampere/Hopper matrix and copy instructions (workloads/kernels/README.md, "Calls, local memory ..."):
+  // cp.async (global to shared, asynchronous) and its groups; ldmatrix; wgmma (warpgroup MMA from
+  // shared-memory descriptors) and its fence/commit/wait. mma.sync is Op::mma, its shape in Instr::mma.
+  cp_async, cp_commit, cp_wait, ldmatrix, wgmma, wgmma_fence, wgmma_commit, wgmma_wait,
 };
 // atom/red operations (Instr::atom); red is atom without a destination.
 enum class AtomOp : std::uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, cas };
@@ -47,8 +51,12 @@ const char* pipe_name(Pipe p);
 
 // generic: a PTX address in the generic space, resolved per access (shared addresses lie below
 // kSharedWindow, global buffers above it: global_memory.h).
-enum class Space : std::uint8_t { none, global, shared, generic, param };
+// local: a thread's own frame (PTX .local arrays, __local_depot); generic addresses of the local
+// space lie in [kLocalWindow, kSharedWindow) (cvta.local adds kLocalWindow), shared ones below it.
+enum class Space : std::uint8_t { none, global, shared, generic, param, local };
 inline constexpr std::uint64_t kSharedWindow = 0x01000000;
+inline constexpr std::uint64_t kLocalWindow = 0x00800000;
+inline constexpr std::uint64_t kLocalFrameMax = kSharedWindow - kLocalWindow;  // bytes of .local per thread
 // PTX's lo/ls/hi/hs are lt/le/gt/ge on unsigned types; the u variants are true also when either
 // float is NaN; num: neither is NaN; nan: either is.
 enum class Cmp : std::uint8_t { eq, ne, lt, le, gt, ge, equ, neu, ltu, leu, gtu, geu, num, nan };
@@ -57,6 +65,25 @@ enum class Shfl : std::uint8_t { idx, up, down, bfly };
 // Special registers, read-only, per lane.
 enum class Special : std::uint8_t {
   tid, ntid, ctaid, nctaid, laneid, warpid, clock, lanemask_lt, lanemask_le, lanemask_eq, lanemask_ge, lanemask_gt
+};
+
+// Element types of the matrix instructions: f16, bf16, tf32 (an f32 register, 10 mantissa bits
+// used), 8-bit integers.
+enum class MmaElem : std::uint8_t { f16, bf16, tf32, s8, u8 };
+inline int mma_elem_bits(MmaElem e) { return e == MmaElem::tf32 ? 32 : e == MmaElem::s8 || e == MmaElem::u8 ? 8 : 16; }
+
+// The shape and types of an mma.sync or wgmma.mma_async: D(m x n) = A(m x k) B(k x n) + C. wgmma:
+// m = 64 for the warpgroup (each warp its 16 rows), A and B from shared-memory descriptors (or A
+// from registers), transposes and scales from its immediates.
+struct MmaShape {
+  std::uint16_t m = 16, n = 8, k = 16;
+  MmaElem a = MmaElem::f16, b = MmaElem::f16;
+  bool int_acc = false;          // s32 accumulators (8-bit integer A/B), else f32
+  bool a_regs = false;           // wgmma: A in registers, not a descriptor
+  bool trans_a = false, trans_b = false;  // wgmma: imm-trans-a/b (MN-major operands)
+  bool neg_a = false, neg_b = false;      // wgmma: imm-scale-a/b = -1
+  // FMAs of one instruction per warp (wgmma: the warp's quarter of the warpgroup's m).
+  double warp_fmas() const { return double(m == 64 ? 16 : m) * n * k; }
 };
 
 struct Operand {
@@ -82,14 +109,19 @@ struct Instr {
   bool sat = false;             // cvt/add/...: .sat clamps floats to [0, 1]
   bool shf_left = false, shf_wrap = false;  // shf.l / shf.r, .wrap / .clamp
   bool negate_src = false;      // vote: its predicate operand is written !p
-  std::uint8_t vec = 1;         // ld/st: registers moved (1, 2, 4): access width = vec × 4 or 8 bytes
+  std::uint8_t vec = 1;         // ld/st: registers moved (1, 2, 4): access width = vec × 4 or 8 bytes;
+                                // ldmatrix: matrices (1, 2, 4); cp.async: bytes copied (4, 8, 16)
+  bool trans = false;           // ldmatrix .trans
+  std::uint8_t wait_groups = 0; // cp.async.wait_group / wgmma.wait_group N: groups left pending
+  MmaShape mma;                 // mma / wgmma
   bool wide = false;            // mul/mad .wide: 32-bit sources, 64-bit result
   bool l2_only = false;         // ld.global.cg: PTX cache operator "cache at global level": cached in L2, not in L1
   std::int16_t guard = -1;      // predicate register, -1 = always
   bool guard_negated = false;
   std::vector<std::uint16_t> dst;   // destination registers (vector loads: several)
   std::vector<Operand> src;         // sources; ld/st: src[0] is the address base
-  std::int64_t offset = 0;      // ld/st/atom: [base + offset]
+  std::int64_t offset = 0;      // ld/st/atom: [base + offset]; cp.async: the shared destination's
+  std::int64_t offset2 = 0;     // cp.async: the global source's offset (src[1])
   int target = -1;              // bra: instruction index
   int reconverge = -1;          // bra: immediate post-dominator (instruction index; size() = exit)
   std::uint8_t sass_count = 1;  // SASS instructions it stands for (ptxas_lowering.h): issue slots it takes
@@ -131,6 +163,7 @@ struct Program {
   std::vector<KernelParam> params;
   std::vector<SharedDecl> shared;
   std::uint64_t shared_bytes = 0;
+  std::uint64_t local_bytes = 0;  // PTX .local arrays: each thread's frame
   int reqntid[3] = {0, 0, 0};   // PTX .reqntid (0: none): the block when the launch names none
   int maxntid = 0;              // PTX .maxntid (threads; 0: none)
   int maxnreg = 0;              // PTX .maxnreg (0: none)

@@ -22,7 +22,7 @@ namespace hwsim::warp {
 inline constexpr int kIssueClasses = kPipes * 4;
 static_assert(kIssueClasses <= 32, "the classes in use are a 32-bit mask");
 inline int issue_class(const Instr& in) {
-  int queue = (in.op == Op::shfl || in.space == Space::shared) ? 1 : in.space == Space::global ? 2 : 0;
+  int queue = (in.op == Op::shfl || in.space == Space::shared) ? 1 : in.space == Space::global || in.space == Space::local ? 2 : 0;
   return int(in.pipe) * 4 + queue;
 }
 inline Pipe class_pipe(int cls) { return Pipe(cls >> 2); }

@@ -8,17 +8,19 @@ namespace {
 
 bool is_fence(const Instr& in) {
   return in.op == Op::bar || in.op == Op::bra || in.op == Op::exit || in.op == Op::nop || in.op == Op::vote ||
-         in.op == Op::activemask || in.op == Op::mma ||
+         in.op == Op::activemask || in.op == Op::mma || in.op == Op::wgmma || in.op == Op::wgmma_fence ||
+         in.op == Op::wgmma_commit || in.op == Op::wgmma_wait || in.op == Op::cp_async || in.op == Op::cp_commit ||
+         in.op == Op::cp_wait ||
          std::any_of(in.src.begin(), in.src.end(), [](const Operand& o) { return o.kind == Operand::k_special && o.special == Special::clock; });
 }
-bool is_memory(const Instr& in) { return in.op == Op::ld || in.op == Op::st || in.op == Op::atom_add; }
+bool is_memory(const Instr& in) { return in.op == Op::ld || in.op == Op::st || in.op == Op::atom_add || in.op == Op::ldmatrix; }
 bool writes_memory(const Instr& in) { return in.op == Op::st || in.op == Op::atom_add; }
 bool may_alias(const Instr& a, const Instr& b) {
   return a.space == b.space || a.space == Space::generic || b.space == Space::generic;
 }
 
 int latency(const Instr& in, const ScheduleLatencies& l) {
-  if (in.op == Op::ld || in.op == Op::atom_add) return in.space == Space::shared ? l.shared_load : l.global_load;
+  if (in.op == Op::ld || in.op == Op::atom_add || in.op == Op::ldmatrix) return in.space == Space::shared ? l.shared_load : l.global_load;
   if (in.op == Op::shfl) return l.shared_load;
   if (in.pipe == Pipe::sfu) return l.sfu;
   return l.alu;

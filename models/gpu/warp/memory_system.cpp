@@ -104,8 +104,17 @@ Line* MemorySystem::L2Lookup::find(SectorCache& part, std::uint64_t line, bool h
   return l;
 }
 
+double MemorySystem::l2_reserve(double t, std::uint64_t line, int sector) {
+  if (!p_.l2_merge) return l2_bw_.reserve(t, p_.sector_bytes);
+  InFlight& f = l2_inflight_[line * SectorCache::kMaxSectors + std::uint64_t(sector)];
+  if (f.sent > 0 && t >= f.sent && t < f.sent + p_.l2_latency) return f.served;  // merged with the request in flight
+  f.sent = std::max(t, 1e-9);
+  f.served = l2_bw_.reserve(t, p_.sector_bytes);
+  return f.served;
+}
+
 std::int64_t MemorySystem::l2_sector(int sm, double t, std::uint64_t line, int sector, std::uint32_t& fetched, L2Lookup& at) {
-  double served = l2_bw_.reserve(t, p_.sector_bytes);
+  double served = l2_reserve(t, line, sector);
   SectorCache& near = *l2_[std::size_t(near_part(sm))];
   const int home = home_part(line);
   const bool far = home != near_part(sm);

@@ -121,6 +121,14 @@ class MemorySystem {
   int near_part(int sm) const { return sm % int(l2_.size()); }
   int home_part(std::uint64_t line) const;
   BandwidthServer l2_bw_;
+  // gpu.warp.l2_merge: per sector (line × kMaxSectors + sector), the cycle its last L2 bandwidth
+  // was reserved and when that reservation is served; a request within an L2 round trip of it
+  // shares it
+  struct InFlight {
+    double sent = 0, served = 0;
+  };
+  std::unordered_map<std::uint64_t, InFlight> l2_inflight_;
+  double l2_reserve(double t, std::uint64_t line, int sector);
   std::unique_ptr<DramModel> builtin_dram_;
   DramModel* dram_ = nullptr;  // builtin_dram_ or the bound external model
   // per line that atomics touched: the cycle its L2 atomic unit is free for the next one, and the

@@ -11,6 +11,7 @@
 
 #include "models/gpu/warp/list_scheduler.h"
 #include "models/gpu/warp/parser.h"
+#include "models/gpu/warp/ptx_calls.h"
 #include "models/gpu/warp/ptx_scan.h"
 #include "models/gpu/warp/ptxas_lowering.h"
 #include "models/gpu/warp/register_estimate.h"
@@ -287,6 +288,28 @@ void layout_shared(const Module& m, std::size_t open, std::size_t close, Program
   }
 }
 
+// A per-thread array "[.local] [.align N] .TYPE NAME[COUNT]": its name becomes its offset in the
+// thread's local frame (Program::local_bytes; generic addresses add kLocalWindow).
+void local_array(const PtxItem& it, const std::vector<Token>& toks, Program& prog, StatementParser& sp) {
+  auto w = words(it.text);
+  std::uint64_t align = 1;
+  Type ty = Type::u8;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == ".align" && i + 1 < w.size()) align = std::max<std::uint64_t>(1, std::strtoull(w[++i].c_str(), nullptr, 10));
+    else if (auto t = w[i].size() > 1 && w[i][0] == '.' ? ptx_type(w[i].substr(1)) : std::nullopt; t && *t != Type::pred) ty = *t;
+  }
+  const std::string decl = w.back();
+  const auto lb = decl.find('[');
+  if (lb == std::string::npos) sp.fail(toks.back(), "expected `.local .TYPE NAME[COUNT]`");
+  const std::string name = decl.substr(0, lb);
+  if (sp.has_symbol(name)) return;  // a function inlined twice declares its frame once
+  const std::uint64_t count = std::strtoull(decl.c_str() + lb + 1, nullptr, 10);
+  const std::uint64_t at = (prog.local_bytes + align - 1) / align * align;
+  prog.local_bytes = at + count * std::uint64_t(type_bytes(ty));
+  if (prog.local_bytes > kLocalFrameMax) sp.fail(toks.back(), fmt::format("local memory of {} bytes per thread (at most {})", prog.local_bytes, kLocalFrameMax));
+  sp.add_symbol(name, at);
+}
+
 // The entry's body: declarations, labels and instructions.
 void read_body(const Module& m, std::size_t open, std::size_t close, Program& prog, StatementParser& sp) {
   for (std::size_t i = open + 1; i < close; ++i) {
@@ -307,7 +330,14 @@ void read_body(const Module& m, std::size_t open, std::size_t close, Program& pr
       Type ty = sp.need_type(toks[k], toks[k].text.substr(1));
       for (++k; k < toks.size(); ++k) sp.declare_regs(toks[k], toks[k].text, ty, true);
     } else if (d == ".local") {
-      sp.fail(toks[0], "local memory (.local: a per-thread array or spills) is not supported");
+      local_array(it, toks, prog, sp);
+    } else if (d == ".param") {  // a call's argument or result (ptx_calls.h): a register its ld/st.param move
+      if (toks.size() != 3 || toks[2].text.find('[') != std::string::npos)
+        sp.fail(toks[0], "only scalar `.param .TYPE NAME` call arguments are supported (not arrays or structs by value)");
+      Type ty = sp.need_type(toks[1], toks[1].text.substr(1));
+      const std::string reg = "__pv_" + toks[2].text + "_" + type_name(ty);
+      sp.declare_regs(toks[2], reg, ty, true);
+      sp.add_param_alias(toks[2].text, std::uint16_t(sp.register_index(reg)));
     } else if (d == ".shared" || d == ".extern" || d == ".pragma" || d == ".loc" || d == ".file" || d == ".maxnreg") {
       continue;  // shared arrays were laid out before
     } else if (d[0] == '.') {
@@ -349,7 +379,10 @@ Program parse_ptx(const std::string& source, const std::string& file, const std:
   prog.name = e.short_name;
   bind_params(e, prog, sp);
   layout_shared(m, open, close, prog, sp);
-  read_body(m, open, close, prog, sp);
+  Module body{file, inline_calls(m.items, open + 1, close, file)};  // calls to .func inlined (ptx_calls.h)
+  body.items.insert(body.items.begin(), m.items[open]);
+  body.items.push_back(m.items[close]);
+  read_body(body, 0, body.items.size() - 1, prog, sp);
   sp.at_line(m.items[close].line);
   sp.finish();  // branch targets resolved: the blocks the scheduler keeps in place
   lower_like_ptxas(prog);

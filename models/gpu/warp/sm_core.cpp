@@ -10,6 +10,12 @@
 #include "sim/error.h"
 
 namespace hwsim::warp {
+namespace {
+bool tensor_or_async(Op op) {
+  return op == Op::mma || op == Op::wgmma || op == Op::cp_async || op == Op::cp_commit || op == Op::cp_wait ||
+         op == Op::wgmma_commit || op == Op::wgmma_wait;
+}
+}  // namespace
 
 SmCore::SmCore(int id, const WarpParams& p, const Program& program, ExecContext ctx, MemorySystem& memory,
                KernelStats& stats, int cta_slots, const std::vector<std::uint64_t>& param_values)
@@ -22,7 +28,7 @@ SmCore::SmCore(int id, const WarpParams& p, const Program& program, ExecContext 
     Decoded d;
     d.cls = std::uint8_t(issue_class(in));
     d.throttle = (in.op == Op::shfl || in.space == Space::shared) ? Stall::mio_throttle
-                 : in.space == Space::global                        ? Stall::lg_throttle
+                 : in.space == Space::global || in.space == Space::local ? Stall::lg_throttle
                                                                     : Stall::math_pipe_throttle;
     int regs[3], n = 0;  // distinct source registers, at most three counted
     for (const auto& s : in.src)
@@ -260,7 +266,8 @@ void SmCore::issue(SubPartition& sp, WarpState& w, std::int64_t t, std::int64_t 
   w.last_issue = t;
   w.ready_at = t + 1;
   w.ready_reason = Stall::wait;
-  time_results(w, cta, in, fx, ps, t);
+  if (tensor_or_async(in.op)) time_tensor(sp, w, in, fx, ps, t);
+  else time_results(w, cta, in, fx, ps, t);
   switch (fx.control) {
     case Effects::branch:
       w.ready_at = t + 1 + p_.branch_cycles;
@@ -328,7 +335,9 @@ void SmCore::set_ready(WarpState& w, const Instr& in, std::int64_t ready, Stall 
 void SmCore::time_results(WarpState& w, Cta& cta, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t) {
   if (fx.memory && fx.mask) {
     if (fx.space == Space::shared) shared_access(w, in, fx, ps, t);
-    else global_access(w, cta, in, fx, ps, t);
+    else if (fx.space == Space::local) {  // a thread's frame: L1 hits (frames are small and private)
+      if (!fx.store) set_ready(w, in, t + p_.l1_latency, Stall::long_scoreboard);
+    } else global_access(w, cta, in, fx, ps, t);
   } else if (in.op == Op::shfl) {
     double start = std::max(double(t), shared_free_);
     shared_free_ = start + 1;

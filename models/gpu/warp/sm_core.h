@@ -56,6 +56,7 @@ class SmCore {
     std::array<std::int64_t, kPipes> pipe_free{};
     WarpState* greedy = nullptr;
     std::int64_t issue_free = 0;         // register-file read conflict: no issue before this cycle
+    double tensor_queue = 0;             // the cycle the tensor pipe has done the MMAs given to it
     double rf_debt = 0;                  // accumulated fractional register-bank conflict cycles
     std::size_t rr = 0;
   };
@@ -76,6 +77,11 @@ class SmCore {
   void shared_access(WarpState& w, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t);
   void global_access(WarpState& w, Cta& cta, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t);
   void set_ready(WarpState& w, const Instr& in, std::int64_t ready, Stall why);  // the scoreboard
+  // The matrix and asynchronous instructions (sm_core_tensor.cpp): mma.sync holds the tensor pipe
+  // for its share of the pipe's rate; wgmma.mma_async queues on it and completes asynchronously;
+  // cp.async's copies complete asynchronously; the commits and waits group and await them.
+  void time_tensor(SubPartition& sp, WarpState& w, const Instr& in, const Effects& fx, PcStats& ps, std::int64_t t);
+  double tensor_cycles(const Instr& in) const;
   // Counts an issued instruction of `mask`'s lanes at `pc` (kernel and per-instruction counts).
   PcStats& count_issue(int pc, std::uint32_t active, std::uint32_t mask);  // active: the SIMT mask; mask: not predicated off
   // Recomputes the warp's dependency-ready time for its next instruction and queues it for issue.

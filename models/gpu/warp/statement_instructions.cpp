@@ -2,6 +2,7 @@
 // .hwk is a subset. Modifiers that change no value the warp model computes (rounding of f32
 // arithmetic, .ftz, .approx, cache and memory-order qualifiers, .uni, .sync, .aligned) are accepted
 // and ignored; each family refuses forms it cannot run with one line.
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include "models/gpu/warp/statement_parser.h"
@@ -12,10 +13,20 @@ namespace hwsim::warp {
 std::string supported_instructions() {
   return "mov add sub mul mad fma div rem min max neg abs copysign, shl shr and or xor not popc clz brev bfe bfi "
          "prmt shf lop3, setp selp slct, cvt cvta, ex2 lg2 rcp sqrt rsqrt sin cos tanh, ld st (global shared "
-         "generic param), atom red, shfl vote activemask, bar membar fence, bra ret exit, mma.m16n8k16";
+         "generic param local), atom red, shfl vote activemask, bar membar fence, bra call ret exit, "
+         "cp.async (commit_group wait_group wait_all), ldmatrix, mma.sync (m16n8k16 f16/bf16, m16n8k8 tf32/f16, "
+         "m16n8k32 s8/u8), wgmma (fence commit_group wait_group mma_async m64nNk16 f16/bf16)";
 }
 
 namespace {
+// "[NAME]" or "[NAME+0]" (nvcc writes the offset) into NAME; other offsets are structs by value.
+std::string param_name(const std::string& a) {
+  std::string name = a.substr(1, a.size() - 2);
+  if (auto plus = name.find('+'); plus != std::string::npos && std::strtoll(name.c_str() + plus + 1, nullptr, 0) == 0)
+    name.resize(plus);
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  return name;
+}
 int arity(Op op) {
   switch (op) {
     case Op::mov: case Op::neg: case Op::abs: case Op::not_: case Op::ex2: case Op::lg2: case Op::rcp:
@@ -43,8 +54,9 @@ bool StatementParser::arithmetic(const std::vector<Token>& t, const Mnemonic& m,
   in.op = it->second;
   in.type = last_type(m, Type::u32);
   const bool cvta = m.parts[0] == "cvta";
-  if (cvta && (m.has("local") || m.has("const") || m.has("param")))
-    fail(t[0], "cvta of the local, const or param space is not supported (global, shared)");
+  if (cvta && (m.has("const") || m.has("param")))
+    fail(t[0], "cvta of the const or param space is not supported (global, shared, local)");
+  const bool cvta_local = cvta && m.has("local");
   if (m.has("hi")) {
     if (in.op != Op::mul) fail(t[0], "only mul takes .hi (mad.hi is not supported)");
     in.op = Op::mulhi;
@@ -82,6 +94,13 @@ bool StatementParser::arithmetic(const std::vector<Token>& t, const Mnemonic& m,
     if (in.op == Op::mad && in.wide && k == 2) want = dst_t;
     if ((in.op == Op::shl || in.op == Op::shr) && k == 1) want = Type::u32;
     in.src.push_back(source(t[std::size_t(2 + k)], want, by_size && !(in.op == Op::selp && k == 2)));
+  }
+  if (cvta_local) {  // local offsets ↔ generic addresses: the local window's base added or taken off
+    in.op = m.has("to") ? Op::sub : Op::add;
+    Operand base;
+    base.kind = Operand::k_imm;
+    base.bits = kLocalWindow;
+    in.src.push_back(base);
   }
   if (sfu_op(in.op) || in.op == Op::div || in.op == Op::rem) in.pipe = Pipe::sfu;
   else if (floating || in.type == Type::f16x2 || in.type == Type::bf16x2) in.pipe = Pipe::fp32;
@@ -126,8 +145,17 @@ void StatementParser::convert(const std::vector<Token>& t, const Mnemonic& m, In
   if (types.size() != 2) fail(t[0], "expected cvt[.RND][.sat].DSTTYPE.SRCTYPE");
   in.type = types[0];
   in.src_type = types[1];
+  if ((in.type == Type::f16x2 || in.type == Type::bf16x2) && in.src_type == Type::f32) {
+    // cvt.rn.{f16x2,bf16x2}.f32 d, a, b: a into the upper half, b into the lower (Triton's epilogues)
+    expect_count(t, 3, "cvt.rn.bf16x2.f32 DST, A, B");
+    in.dst.push_back(dst_reg(t[1], in.type, true));
+    in.src.push_back(source(t[2], Type::f32));
+    in.src.push_back(source(t[3], Type::f32));
+    in.pipe = Pipe::int_;
+    return;
+  }
   if (in.type == Type::f16x2 || in.type == Type::bf16x2 || in.src_type == Type::f16x2 || in.src_type == Type::bf16x2)
-    fail(t[0], "cvt to or from f16x2/bf16x2 pairs is not supported");
+    fail(t[0], "cvt to or from f16x2/bf16x2 pairs: only cvt.rn.{f16x2,bf16x2}.f32 D, A, B is supported");
   expect_count(t, 2, "cvt.D.S DST, A");
   in.dst.push_back(dst_reg(t[1], in.type));
   in.src.push_back(source(t[2], in.src_type));
@@ -142,7 +170,7 @@ void StatementParser::param_load(const std::vector<Token>& t, const Mnemonic& m,
   expect_count(t, 2, "ld.param.TYPE DST, [PARAM]");
   const std::string& a = t[2].text;
   if (a.size() < 3 || a.front() != '[') fail(t[2], "expected [PARAM]");
-  std::string name = a.substr(1, a.size() - 2);
+  std::string name = param_name(a);
   auto it = params_.find(name);
   if (it == params_.end()) {
     if (name.find('+') != std::string::npos) fail(t[2], "parameters passed by value as structs (ld.param at an offset) are not supported");
@@ -155,12 +183,26 @@ void StatementParser::param_load(const std::vector<Token>& t, const Mnemonic& m,
   in.src.push_back(o);
 }
 
+void StatementParser::param_store(const std::vector<Token>& t, const Mnemonic& m, Instr& in) {
+  // st.param.T [NAME(+0)], v: a call's argument or a .func's result, into NAME's register (a mov)
+  in.op = Op::mov;
+  in.type = last_type(m, Type::u32);
+  in.pipe = Pipe::int_;
+  expect_count(t, 2, "st.param.TYPE [PARAM], SRC");
+  const std::string name = param_name(t[1].text);
+  auto it = params_.find(name);
+  if (it == params_.end()) fail(t[1], "unknown .param '" + name + "' (declare it with .param)");
+  in.dst.push_back(it->second);
+  in.src.push_back(source(t[2], prog_.regs[it->second].type, true));
+}
+
 void StatementParser::memory(const std::vector<Token>& t, const Mnemonic& m, Instr& in) {
   const std::string& op = m.parts[0];
   in.op = op == "ld" ? Op::ld : Op::st;
-  if (m.has("local") || m.has("const") || m.has("tex"))
-    fail(t[0], op + ": the local and constant spaces are not supported (global, shared, generic)");
-  if (m.has("global")) in.space = Space::global;
+  if (m.has("const") || m.has("tex"))
+    fail(t[0], op + ": the constant and texture spaces are not supported (global, shared, local, generic)");
+  if (m.has("local")) in.space = Space::local;
+  else if (m.has("global")) in.space = Space::global;
   else if (m.has("shared") || m.has("shared::cta")) in.space = Space::shared;
   else if (m.has("shared::cluster")) fail(t[0], "distributed shared memory (.shared::cluster) is not supported");
   else in.space = Space::generic;
@@ -180,7 +222,7 @@ void StatementParser::memory(const std::vector<Token>& t, const Mnemonic& m, Ins
     if (in.op == Op::ld) in.dst.push_back(dst_reg(r, in.type, m.untyped));
     else in.src.push_back(source(r, in.type, m.untyped));
   }
-  address(addr_tok, in, in.space == Space::shared);
+  address(addr_tok, in, in.space == Space::shared || in.space == Space::local);
   in.pipe = Pipe::lsu;
 }
 
@@ -242,23 +284,6 @@ void StatementParser::vote(const std::vector<Token>& t, const Mnemonic& m, Instr
   if (!p.text.empty() && p.text[0] == '!') in.negate_src = true, p.text.erase(0, 1);
   in.src.push_back(source(p, Type::pred));
   in.pipe = Pipe::int_;
-}
-
-void StatementParser::mma(const std::vector<Token>& t, const Mnemonic& m, Instr& in) {
-  // mma[.sync.aligned].m16n8k16[.row.col].f32.f16[.f16.f32]: D(16x8 f32) = A(16x16 f16) x B(16x8 f16) + C
-  if (!m.has("m16n8k16") || !m.has("f32") || !m.has("f16") || m.has("bf16") || m.has("tf32") || m.has("s8") ||
-      m.has("e4m3") || m.has("e5m2"))
-    fail(t[0], "mma: only m16n8k16 with f16 A/B and f32 C/D is supported");
-  in.op = Op::mma;
-  in.pipe = Pipe::tensor;
-  in.type = Type::f32;
-  expect_count(t, 4, "mma.m16n8k16.f32.f16 {D0..D3}, {A0..A3}, {B0,B1}, {C0..C3}");
-  auto d = vector_regs(t[1]), a = vector_regs(t[2]), b = vector_regs(t[3]), c = vector_regs(t[4]);
-  if (d.size() != 4 || a.size() != 4 || b.size() != 2 || c.size() != 4) fail(t[1], "mma wants 4 D, 4 A, 2 B and 4 C registers");
-  for (auto& r : d) in.dst.push_back(dst_reg(r, Type::f32, true));
-  for (auto& r : a) in.src.push_back(source(r, Type::f16x2, true));
-  for (auto& r : b) in.src.push_back(source(r, Type::f16x2, true));
-  for (auto& r : c) in.src.push_back(source(r, Type::f32, true));
 }
 
 bool StatementParser::bits(const std::vector<Token>& t, const Mnemonic& m, Instr& in) {

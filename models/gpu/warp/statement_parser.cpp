@@ -176,7 +176,7 @@ Operand StatementParser::immediate(const Token& t, Type want) const {
     return o;
   }
   if (want == Type::pred) {
-    if (s == "0" || s == "1") { o.bits = s == "1"; return o; }
+    if (s == "0" || s == "1" || s == "-1") { o.bits = s != "0"; return o; }  // Triton writes mov.pred %p, -1
     fail(t, "expected a predicate register, got '" + s + "'");
   }
   if (is_float(want)) {
@@ -313,13 +313,16 @@ void StatementParser::instruction(std::vector<Token> t, const std::string& text)
   } else if (op == "setp") compare(t, m, in);
   else if (op == "cvt") convert(t, m, in);
   else if (op == "ld" && m.has("param")) param_load(t, m, in);
+  else if (op == "st" && m.has("param")) param_store(t, m, in);
   else if (op == "ld" || op == "st") memory(t, m, in);
   else if (op == "atom" || op == "red") atomic(t, m, in, op == "red");
   else if (op == "shfl") shuffle(t, m, in);
   else if (op == "vote") vote(t, m, in);
   else if (op == "mma") mma(t, m, in);
-  else if (op == "cp" || op == "ldmatrix" || op == "stmatrix" || op == "wgmma" || op == "mbarrier" ||
-           op == "cvta" && m.has("local") || op == "tcgen05" || op == "setmaxnreg" || op == "elect")
+  else if (op == "wgmma") wgmma(t, m, in);
+  else if (op == "ldmatrix") ldmatrix(t, m, in);
+  else if (op == "cp" && m.parts.size() > 1 && m.parts[1] == "async" && !m.has("bulk")) async_copy(t, m, in);
+  else if (op == "cp" || op == "stmatrix" || op == "mbarrier" || op == "tcgen05" || op == "setmaxnreg" || op == "elect")
     fail(t[0], "'" + shorten(t[0].text, 60) + "' is not supported by the warp model yet (supported: " + supported_instructions() + ")");
   else
     fail(t[0], "unknown instruction '" + shorten(op, 40) + "' (supported: " + supported_instructions() + ")");

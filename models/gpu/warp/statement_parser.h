@@ -46,6 +46,8 @@ class StatementParser {
   void add_symbol(const std::string& name, std::uint64_t value) { symbols_[name] = value; }
   // A PTX kernel parameter: `ld.param` from [NAME] reads register `reg`.
   void add_param_alias(const std::string& name, std::uint16_t reg) { params_[name] = reg; }
+  bool has_symbol(const std::string& name) const { return symbols_.count(name) > 0; }
+  int register_index(const std::string& name) const { return reg_index_.at(name); }
   std::optional<Type> type_of(const std::string& s) const;
   Type need_type(const Token& t, const std::string& s) const;
 
@@ -89,11 +91,16 @@ class StatementParser {
   void convert(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
   void memory(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
   void param_load(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
+  void param_store(const std::vector<Token>& t, const Mnemonic& m, Instr& in);  // st.param: a call's argument
   void atomic(const std::vector<Token>& t, const Mnemonic& m, Instr& in, bool reduction);
   void shuffle(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
   void vote(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
   bool bits(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
+  // Matrix and asynchronous-copy instructions (statement_tensor.cpp).
   void mma(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
+  void wgmma(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
+  void ldmatrix(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
+  void async_copy(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
   bool control(const std::vector<Token>& t, const Mnemonic& m, Instr& in);
 };
 

@@ -39,6 +39,15 @@ const ParamRegistration warp_params({"gpu"}, {
     cycles("gpu.warp.interval.sfu", "8", "SFU initiation interval per sub-partition"),
     cycles("gpu.warp.interval.tensor", "4", "tensor-core initiation interval per sub-partition (m16n8k16)"),
     cycles("gpu.warp.interval.lsu", "1", "LSU/MIO issue interval per sub-partition"),
+    real_param("gpu.warp.tensor.mma_sync_share",
+               "fraction of the tensor pipe's rate (gpu.warp.interval.tensor, the chip's dense peak) that warp-level "
+               "mma.sync instructions issue at; 0: the chip's gpu.sm.mma_sync_fraction (Hopper: mma.sync reaches only "
+               "part of the warpgroup rate)")
+        .defaults_to("0").zero_allowed().at_most(1),
+    real_param("gpu.warp.tensor.wgmma_share",
+               "fraction of the tensor pipe's rate (gpu.warp.interval.tensor, the chip's dense peak) that "
+               "wgmma.mma_async issues at")
+        .defaults_to("1").at_most(1),
     real_param("gpu.warp.rf3_extra",
                  "average extra issue cycles of an ALU instruction that reads three distinct registers (register-bank conflicts the reuse cache does not hide)")
         .defaults_to("0.5").zero_allowed(),
@@ -62,6 +71,12 @@ const ParamRegistration warp_params({"gpu"}, {
     count_param("gpu.warp.dram_row_bytes", "bytes of address space per DRAM row (page)").defaults_to("1024")
         .at_most(1 << 30),
     count_param("gpu.warp.dram_banks", "DRAM banks in the device (open-row tracking)").defaults_to("2560").at_most(1e6),
+    bool_param("gpu.warp.l2_merge",
+               "a request for an L2 sector that an earlier request (of any SM) has in flight, sent less than an L2 round "
+               "trip (memory.l2.latency) before, merges with it and takes no L2 bandwidth of its own (Nsight Compute on "
+               "an H200: Triton's 2048^3 matmul requests 192 MB of tiles, the L2 slices see 89 MB of reads: "
+               "data/measurements/h200_matmul_ncu.txt); off: every request takes its bandwidth")
+        .defaults_to("false"),
     structure("gpu.warp.l2_partitions", "L2 partitions: each SM caches what it reads in its near one", "1"),
     real_param("gpu.warp.write_drain", "extra DRAM read latency at full write utilisation, scaled by the write utilisation (cycles)")
         .defaults_to("0").zero_allowed(),
@@ -138,7 +153,20 @@ WarpParams WarpParams::from_config(const Config& c) {
   p.interval[int(Pipe::lsu)] = w("gpu.warp.interval.lsu");
   p.interval[int(Pipe::ctrl)] = 1;
   for (auto& x : p.interval) x = std::max(x, 1);
+  p.mma_sync_share = c.number("gpu.warp.tensor.mma_sync_share");
+  if (p.mma_sync_share <= 0) p.mma_sync_share = p.chip.paths.mma_sync_fraction;
+  p.mma_sync_share = std::clamp(p.mma_sync_share, 0.01, 1.0);
+  p.wgmma_share = std::clamp(c.number("gpu.warp.tensor.wgmma_share"), 0.01, 1.0);
+  {  // element types' rates relative to f16 (gpu.sm.flops_per_clock); a type the chip lacks runs at the f16 rate
+    const double f16 = p.chip.flops_per_clock[int(DType::fp16)];
+    const DType by_elem[5] = {DType::fp16, DType::bf16, DType::tf32, DType::int8, DType::int8};
+    for (int e = 0; e < 5; ++e) {
+      const double r = p.chip.flops_per_clock[int(by_elem[e])];
+      p.tensor_dtype_factor[std::size_t(e)] = f16 > 0 && r > 0 ? f16 / r : 1.0;
+    }
+  }
   p.rf3_extra = c.number("gpu.warp.rf3_extra");
+  p.l2_merge = c.flag("gpu.warp.l2_merge");
   p.event_timed_launch = c.number("gpu.warp.event_timed_launch");
   p.graph_launch = c.number("gpu.warp.graph_launch");
   p.dram_model = c.text("gpu.warp.dram_model") == "tlm" ? DramModelKind::tlm : DramModelKind::builtin;

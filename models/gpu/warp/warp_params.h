@@ -25,6 +25,13 @@ struct WarpParams {
   int sub_partitions = 4;
   std::array<int, kPipes> latency{};   // result latency per pipe (lsu: shuffle latency)
   std::array<int, kPipes> interval{};  // initiation interval per pipe, per sub-partition
+  // Tensor pipe (sm_core_tensor.cpp): an instruction of F FMAs per warp in element type e holds
+  // its sub-partition's tensor pipe interval[tensor] × F / kTensorIntervalFmas × dtype_factor[e] /
+  // share cycles; share is mma_sync_share for mma.sync, wgmma_share for wgmma.mma_async.
+  static constexpr double kTensorIntervalFmas = 2048;  // interval[tensor] is one m16n8k16 f16 (16·8·16 FMAs)
+  std::array<double, 5> tensor_dtype_factor{1, 1, 1, 1, 1};  // by MmaElem: the chip's f16 rate over its rate
+  double mma_sync_share = 1, wgmma_share = 1;
+  bool l2_merge = false;               // gpu.warp.l2_merge: same-sector L2 requests in flight merge (memory_system.cpp)
   double rf3_extra = 0;               // average extra issue cycles of an ALU instruction reading 3 distinct registers
   double event_timed_launch = 0;       // seconds: launch overhead of an event-timed single launch (0: the chip's)
   double graph_launch = 0;             // seconds: per launch replayed in a CUDA graph, beyond execution (0: the chip's)

@@ -12,12 +12,16 @@ void WarpState::start(const Program& program, const std::vector<std::uint64_t>& 
   live = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
   stack.assign(1, SimtEntry{0, -1, live});
   regs.assign(program.regs.size() * 32, 0);
+  local.assign(program.local_bytes * 32, 0);
   for (std::size_t i = 0; i < program.params.size(); ++i)
     for (int l = 0; l < 32; ++l) reg(program.params[i].reg, l) = param_values[i];
   for (const auto& s : program.shared)
     if (s.has_reg)
       for (int l = 0; l < 32; ++l) reg(s.reg, l) = s.offset;
   at_barrier = done = false;
+  cp_open = wg_open = 0;
+  cp_groups.clear();
+  wg_groups.clear();
 }
 
 const char* stall_name(Stall s) {

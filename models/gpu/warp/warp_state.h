@@ -34,6 +34,7 @@ struct WarpState {
   std::uint32_t live = 0;      // lanes that exist and have not exited
   std::vector<SimtEntry> stack;
   std::vector<std::uint64_t> regs;       // [reg × 32 + lane]
+  std::vector<std::uint8_t> local;       // each lane's .local frame: [lane × Program::local_bytes + offset]
   std::vector<std::int64_t> reg_ready;   // scoreboard: cycle the register's value is available
   std::vector<Stall> reg_producer;       // what the pending write waits on
   std::int64_t ready_at = 0;             // earliest next issue (branch delay, barrier release)
@@ -47,6 +48,11 @@ struct WarpState {
   std::uint8_t issue_class = 0;          // issue_queues.h: the class it is queued in
   std::uint8_t issue_slot = 0;           // its slot in its sub-partition's queues
   bool issue_ready = false;              // in its class's ready list (operands ready)
+  // Asynchronous work in flight (cp.async, wgmma.mma_async): the cycle by which what was issued
+  // since the last commit completes, and per committed group, oldest first, the cycle it completes.
+  // A wait_group N holds the warp until all but the N newest groups are complete.
+  std::int64_t cp_open = 0, wg_open = 0;
+  std::vector<std::int64_t> cp_groups, wg_groups;
 
   // The functional state of warp `warp_in_cta` of block `cta` (of `threads` threads) at its first
   // instruction: its lanes live, registers zero but the kernel's parameters (`param_values`, in
