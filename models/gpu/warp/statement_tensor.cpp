@@ -38,6 +38,17 @@ bool read_shape(const std::string& s, MmaShape& sh) {
   return true;
 }
 
+// A mnemonic's (`parts`, the opcode first) first shape part into `sh` (`shaped`: one was found) and
+// its element-type parts in order (D, A, B, C as PTX writes them).
+std::vector<std::string> shape_and_types(const std::vector<std::string>& parts, MmaShape& sh, bool& shaped) {
+  std::vector<std::string> types;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (!shaped && read_shape(parts[i], sh)) shaped = true;
+    else if (is_mma_type(parts[i])) types.push_back(parts[i]);
+  }
+  return types;
+}
+
 constexpr const char* kMmaForms =
     "mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32, m16n8k8 .f32.tf32.tf32.f32 or "
     ".f32.f16.f16.f32, m16n8k32 .s32.{s8,u8}.{s8,u8}.s32";
@@ -48,11 +59,7 @@ void StatementParser::mma(const std::vector<Token>& t, const Mnemonic& m, Instr&
   // mma[.sync.aligned].SHAPE[.row.col].DTYPE.ATYPE.BTYPE.CTYPE (.hwk: mma.m16n8k16.f32.f16)
   MmaShape sh;
   bool shaped = false;
-  std::vector<std::string> types;
-  for (std::size_t i = 1; i < m.parts.size(); ++i) {
-    if (!shaped && read_shape(m.parts[i], sh)) shaped = true;
-    else if (is_mma_type(m.parts[i])) types.push_back(m.parts[i]);
-  }
+  std::vector<std::string> types = shape_and_types(m.parts, sh, shaped);
   if (types.size() == 2) types = {types[0], types[1], types[1], types[0]};
   const std::string form = fmt::format("'{}' is not supported (supported: {})", t[0].text, kMmaForms);
   if (!shaped || types.size() != 4 || m.has("sp") || m.has("block_scale")) fail(t[0], form);
@@ -101,11 +108,7 @@ void StatementParser::wgmma(const std::vector<Token>& t, const Mnemonic& m, Inst
   if (!m.has("mma_async") || m.has("sp")) fail(t[0], form);
   MmaShape sh;
   bool shaped = false;
-  std::vector<std::string> types;
-  for (std::size_t i = 1; i < m.parts.size(); ++i) {
-    if (!shaped && read_shape(m.parts[i], sh)) shaped = true;
-    else if (is_mma_type(m.parts[i])) types.push_back(m.parts[i]);
-  }
+  std::vector<std::string> types = shape_and_types(m.parts, sh, shaped);
   if (!shaped || sh.m != 64 || sh.k != 16 || sh.n % 8 || sh.n < 8 || sh.n > 256 || types.size() != 3 ||
       types[0] != "f32" || types[1] != types[2] || !(types[1] == "f16" || types[1] == "bf16"))
     fail(t[0], form);
