@@ -53,7 +53,8 @@ const ParamRegistration cpu_params({"cpu"}, {
         .defaults_to("0.3"),
     count_param("cpu.matrix.min_rows", "fewest activation rows (GEMM M) for which the framework uses the matrix "
                 "unit (a tile's rows: AMX 16); fewer run on the SIMD unit").at_most(kMaxCores).defaults_to("16"),
-    quantity_param("cache.l1.size", Dimension::bytes, "L1 data cache per core"),
+    quantity_param("cache.l1.size", Dimension::bytes, "L1 data cache per core (described; the microkernel's "
+                   "L1 blocking is inside cpu.gemm.efficiency)"),
     quantity_param("cache.l2.size", Dimension::bytes, "L2 cache per core (the GEMM's A block lives here)"),
     quantity_param("cache.l3.size", Dimension::bytes, "shared last-level cache (the GEMM's B panel; activations "
                    "that fit stay here between ops); Apple: the cluster's shared L2 plus the SLC"),

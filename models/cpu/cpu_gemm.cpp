@@ -45,17 +45,17 @@ CpuWork lower_cpu_gemm(const GemmOp& g, const CpuChip& chip) {
   double wbpe = chip.weight_bytes_per_element(g.b, g.a), abpe = bytes_per_element(g.a);
   double weights = n * k * groups * wbpe, act = m * k * groups * abpe, out = m * n * groups * bytes_per_element(g.out);
   double kc = std::min(k, chip.gemm_kc);
-  double nc = std::max(1.0, std::floor(chip.l3_bytes / 2 / (kc * wbpe)));
-  double mc = std::max(1.0, std::floor(chip.l2_bytes / 2 / (kc * abpe)));
+  double nc = std::max(1.0, std::floor(chip.l3_bytes * kCacheShare / (kc * wbpe)));
+  double mc = std::max(1.0, std::floor(chip.l2_bytes * kCacheShare / (kc * abpe)));
   double a_reads = act * std::ceil(n / nc);
-  bool act_in_l3 = act + out <= chip.l3_bytes / 2;
+  bool act_in_l3 = act + out <= chip.l3_bytes * kCacheShare;
   w.dram_bytes = weights + (act_in_l3 ? 0 : a_reads + out);
   w.l3_bytes = weights * std::ceil(m / mc) + (act_in_l3 ? a_reads + out : 0);
   Engine e = pick_engine(g, math, chip);
   bool gemv = m < chip.microkernel_rows;
   double efficiency = e.matrix ? chip.matrix.efficiency : gemv ? chip.gemv_efficiency : chip.gemm_efficiency;
   w.flops = 2 * m * n * k * groups;
-  w.compute_seconds = e.rate > 0 ? w.flops / 2 / (e.rate * efficiency) : 0;
+  w.compute_seconds = e.rate > 0 ? w.flops / 2 / (e.rate * efficiency) : 0;  // FLOPs / 2 = multiply-adds
   w.min_bytes = weights + (act_in_l3 ? 0 : act + out);  // what must cross DRAM as lowered
   w.engine = e.name;
   w.peak_flop_rate = e.peak;

@@ -12,7 +12,7 @@ namespace {
 // The level a working set of `bytes` is served from: L3 when it fits half of it (what the previous
 // op wrote is still there), else DRAM.
 void place(CpuWork& w, double bytes, const CpuChip& chip) {
-  (bytes <= chip.l3_bytes / 2 ? w.l3_bytes : w.dram_bytes) += bytes;
+  (bytes <= chip.l3_bytes * kCacheShare ? w.l3_bytes : w.dram_bytes) += bytes;
 }
 
 CpuWork lower_stream(const StreamOp& s, const CpuChip& chip) {
@@ -46,13 +46,13 @@ CpuWork lower_attention(const AttentionOp& a, const CpuChip& chip) {
   double efficiency = double(a.q_len) < chip.microkernel_rows ? chip.gemv_efficiency : chip.gemm_efficiency;
   double rate = chip.simd_macs_per_cycle(math) * chip.clock_hz * w.threads * efficiency;
   w.flops = 4 * pairs * double(a.head_dim);
-  w.compute_seconds = rate > 0 ? w.flops / 2 / rate : 0;
+  w.compute_seconds = rate > 0 ? w.flops / 2 / rate : 0;  // FLOPs / 2 = multiply-adds
   w.min_bytes = w.dram_bytes;
   w.engine = "simd";
   w.dtype = std::string(dtype_name(math));
   w.peak_flop_rate = chip.simd_peak_flop_rate(math);
   w.config = fmt::format("attention {} over {} keys, KV {} B from {}", dtype_name(math), a.kv_len, kv,
-                         kv <= chip.l3_bytes / 2 ? "l3" : "dram");
+                         kv <= chip.l3_bytes * kCacheShare ? "l3" : "dram");
   return w;
 }
 

@@ -18,6 +18,10 @@
 
 namespace hwsim {
 
+// The fraction of a cache the blocking's packed panels (and activations kept resident) may fill: the
+// other half holds what streams through it (OpenBLAS and oneDNN size their blocks the same way).
+inline constexpr double kCacheShare = 0.5;
+
 struct CpuWork {
   std::string name, op_class, dtype, config, engine;  // engine: simd, amx, sme
   double flops = 0, min_bytes = 0;  // min_bytes: at DRAM

@@ -4,6 +4,8 @@
 // DRAM; activations that fit half the L3 stay there; A re-read once per B panel otherwise).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "models/cpu/cpu_lowering.h"
 #include "ops/device.h"
 #include "tests/fixtures/test_support.h"

@@ -5,6 +5,9 @@
 // refused with advice.
 #include <doctest/doctest.h>
 
+#include "models/cpu/cpu_chip.h"
+#include "ops/device.h"
+#include "sim/error.h"
 #include "tests/fixtures/json_run.h"
 
 using namespace hwsim;
@@ -14,6 +17,17 @@ namespace {
 const char* kDecode = "decode:model=llama2_7b,weights=int4,kv=fp16,context=64";
 const char* kPrefill = "prefill:model=llama2_7b,weights=int4,kv=fp16,prompt=256";
 double seconds(const nlohmann::json& d) { return d.at("result").at("seconds"); }
+// The one line loading the Xeon with `set` and building its typed chip throws (a config error).
+std::string xeon_error(const std::string& set) {
+  try {
+    CpuChip::from_config(load_chip(chip_file("xeon_8480"), {set}));
+  } catch (const UserError& e) {
+    CHECK(e.code() == ExitCode::config);
+    return e.what();
+  }
+  FAIL("xeon_8480 with " << set << " was accepted");
+  return {};
+}
 }  // namespace
 
 TEST_CASE("cpu decode: DRAM-bound on every core, compute-bound on two threads") {
@@ -49,18 +63,17 @@ TEST_CASE("cpu capacity: Llama-3-70B in bf16 does not fit an M2 Pro's 32 GB: one
 }
 
 TEST_CASE("cpu config: bad input is one line naming the file, the key, what is wrong and what is right") {
-  std::string x = chip_file("xeon_8480");
-  std::string line = config_error_line(x, {"cpu.threads=200"});
-  CHECK(contains(line, "cpu.threads: 200 threads on 56 cores"));
+  std::string line = xeon_error("cpu.threads=200");
+  CHECK(contains(line, "--set: cpu.threads: 200 threads on 56 cores"));
   CHECK(contains(line, "at most 2 x cpu.cores"));
-  line = config_error_line(x, {"cpu.matrix.units=0"});
+  line = xeon_error("cpu.matrix.units=0");
   CHECK(contains(line, "cpu.matrix.kind"));
   CHECK(contains(line, "give both, or cpu.matrix.kind = \"none\""));
-  line = config_error_line(x, {"power.core_active=10W"});
+  line = xeon_error("power.core_active=10W");
   CHECK(contains(line, "exceeds power.tdp 350 W"));
-  line = config_error_line(x, {"cpu.isa=avx1024"});
+  line = xeon_error("cpu.isa=avx1024");
   CHECK(contains(line, "cpu.isa"));
-  line = config_error_line(x, {"memory.hbm.size=80GB"});  // another kind's key
-  CHECK(contains(line, "memory.hbm.size"));
+  line = xeon_error("memory.hbm.size=80GB");  // another kind's key
+  CHECK(contains(line, "memory.hbm.size: not a parameter of a cpu chip"));
   CHECK(lines_of(line).size() == 1);
 }
