@@ -31,8 +31,13 @@ CpuWork lower_stream(const StreamOp& s, const CpuChip& chip) {
   return w;
 }
 
+// Passes over llama.cpp's fp32 attention scores (without flash attention): KQ writes them, softmax
+// reads and rewrites them, KQV reads them.
+constexpr double kScorePasses = 4;
+
 // llama.cpp's CPU attention: per (sequence, KV head) QK^T, softmax and PV over the cached keys,
-// dot products in the KV cache's dtype where the SIMD unit has it (NEON fp16), else fp32.
+// dot products in the KV cache's dtype where the SIMD unit has it (NEON fp16), else fp32; the
+// scores materialised in fp32 (at L3 when they fit its share, else DRAM).
 CpuWork lower_attention(const AttentionOp& a, const CpuChip& chip) {
   CpuWork w;
   double pairs = attention_pairs(a) * double(a.batch) * double(a.heads);
@@ -41,6 +46,8 @@ CpuWork lower_attention(const AttentionOp& a, const CpuChip& chip) {
   double q_o = 2 * double(a.batch) * double(a.heads) * double(a.q_len) * double(a.head_dim) * bytes_per_element(a.dtype);
   place(w, kv, chip);
   place(w, q_o, chip);
+  double scores = kScorePasses * pairs * bytes_per_element(DType::fp32);
+  place(w, scores, chip);
   DType math = cpu_math_dtype(a.kv_dtype, a.kv_dtype, chip);
   w.threads = chip.active_cores();
   double efficiency = double(a.q_len) < chip.microkernel_rows ? chip.gemv_efficiency : chip.gemm_efficiency;
@@ -51,8 +58,9 @@ CpuWork lower_attention(const AttentionOp& a, const CpuChip& chip) {
   w.engine = "simd";
   w.dtype = std::string(dtype_name(math));
   w.peak_flop_rate = chip.simd_peak_flop_rate(math);
-  w.config = fmt::format("attention {} over {} keys, KV {} B from {}", dtype_name(math), a.kv_len, kv,
-                         kv <= chip.l3_bytes * kCacheShare ? "l3" : "dram");
+  w.config = fmt::format("attention {} over {} keys, KV {} B from {}, scores {} B at {}", dtype_name(math), a.kv_len,
+                         kv, kv <= chip.l3_bytes * kCacheShare ? "l3" : "dram", scores,
+                         scores <= chip.l3_bytes * kCacheShare ? "l3" : "dram");
   return w;
 }
 

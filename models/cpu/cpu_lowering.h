@@ -8,7 +8,8 @@
 // - an elementwise or norm pass as a stream over L3 (when its bytes fit half of it: the activations
 //   the previous op wrote are still there) or DRAM;
 // - attention as llama.cpp's CPU path: QK^T and PV dot products over the KV cache (from L3 when it
-//   fits half of it, else DRAM), GEMV-like for one query row, GEMM-like for many.
+//   fits half of it, else DRAM), GEMV-like for one query row, GEMM-like for many; the fp32 scores
+//   materialised (no flash attention), their passes at L3 or DRAM by the same rule.
 // Arithmetic and the bytes at L3 and DRAM overlap on the machine (cpu_machine). min_bytes: what
 // must cross DRAM as lowered (activations resident in L3 excluded), so a record's roofline is DRAM's.
 #include <string>
