@@ -10,8 +10,9 @@ per-token time barely on the prompt's length.
 import json
 import pathlib
 
-# Xeon w9-3475X (Intel ARK: 36 Golden Cove cores, 82.5 MB L3, 8 x DDR5-4800), capped at 2.2 GHz; the PR's kernels
-# run int8 dot products on AVX-512, not AMX GEMMs: the matrix unit is off for these records.
+# Xeon w9-3475X (Intel ARK: 36 Golden Cove cores, 82.5 MB L3, 8 x DDR5-4800), capped at 2.2 GHz. The PR uses AMX
+# tiles inside ggml's vec_dot (16x16x16 bf16 dot products per call), not as a blocked GEMM: far below the tile
+# peak, so these records run the SIMD path (matrix unit off) and fit its efficiencies.
 W9 = ["cpu.cores=36", "cpu.clock=2.2 GHz", "cache.l3.size=82.5 MiB", "cpu.matrix.kind=none"]
 PR7487 = ("https://github.com/ggml-org/llama.cpp/pull/7487 (description: llama-bench on a Xeon w9-3475X capped to "
           "2.2 GHz fixed, Llama-2-7b-chat Q4_0, 3.56 GiB)")
