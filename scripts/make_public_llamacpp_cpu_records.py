@@ -29,6 +29,9 @@ SWXD1 = "llama.cpp commit 335acd2 (2023-08-24), CPU only, default threads (8 P-c
 JT = ("https://justine.lol/matmul/ (\"LLM Performance on Mac Studio CPU w/ 24-core M2 Ultra\", the llama.cpp "
       "2024-03-26 row: Mistral 7b q8_0, prompt 90 tok/s, eval 27 tok/s)")
 SWJT = "llama.cpp 2024-03-26, CPU only, default threads (16 P-cores); prompt and output lengths not stated"
+PR8672 = ("https://github.com/ggml-org/llama.cpp/pull/8672 (comment by fmz, 2024-07-26: M2 Max, GGML_NO_METAL=1 "
+          "GGML_NO_ACCELERATE=1, llama 7B Q4_0, the 't/s master' column; 10 and 12 threads use E-cores, left out)")
+SW8672 = "llama.cpp master of 2024-07-26 (before PR 8672's threadpool), CPU only (no Metal, no Accelerate), llama-bench"
 
 # (kind, chip, set, model, weights, length, per-second figure, role, source, software, note)
 ROWS = [
@@ -41,9 +44,15 @@ ROWS = [
     ("prefill_step", "graviton3", ["cpu.threads=8"], "llama3_1_8b", "int8", 128, 96.21, "judge", PR21916, SW21916, "approx"),
     ("prefill_step", "graviton3", ["cpu.threads=16"], "llama3_1_8b", "int8", 128, 189.44, "judge", PR21916, SW21916, "approx"),
     ("decode_step", "graviton3", ["cpu.threads=2"], "llama2_7b", "int4", 256, 4.05, "fit", PR7433, SW7433, "approx"),
-    ("decode_step", "apple_m2_pro_cpu", [], "llama2_7b", "int4", 64, 1000 / 47.81, "fit", XD1, SWXD1, "approx"),
+    ("prefill_step", "apple_m2_max_cpu", ["cpu.threads=4"], "llama2_7b", "int4", 512, 32.97, "fit", PR8672, SW8672, ""),
+    ("decode_step", "apple_m2_max_cpu", ["cpu.threads=4"], "llama2_7b", "int4", 64, 18.01, "fit", PR8672, SW8672, ""),
+    ("prefill_step", "apple_m2_max_cpu", ["cpu.threads=6"], "llama2_7b", "int4", 512, 47.43, "judge", PR8672, SW8672, ""),
+    ("decode_step", "apple_m2_max_cpu", ["cpu.threads=6"], "llama2_7b", "int4", 64, 23.10, "judge", PR8672, SW8672, ""),
+    ("prefill_step", "apple_m2_max_cpu", ["cpu.threads=8"], "llama2_7b", "int4", 512, 49.90, "judge", PR8672, SW8672, ""),
+    ("decode_step", "apple_m2_max_cpu", ["cpu.threads=8"], "llama2_7b", "int4", 64, 18.09, "judge", PR8672, SW8672, ""),
+    ("decode_step", "apple_m2_pro_cpu", [], "llama2_7b", "int4", 64, 1000 / 47.81, "judge", XD1, SWXD1, "approx"),
     ("decode_step", "apple_m2_pro_cpu", [], "llama2_7b", "fp16", 64, 1000 / 117.84, "fit", XD1, SWXD1, "approx"),
-    ("prefill_step", "apple_m2_pro_cpu", [], "llama2_7b", "int4", 128, 1000 / 16.99, "fit", XD1, SWXD1, "approx"),
+    ("prefill_step", "apple_m2_pro_cpu", [], "llama2_7b", "int4", 128, 1000 / 16.99, "judge", XD1, SWXD1, "approx"),
     ("prefill_step", "apple_m2_pro_cpu", [], "llama2_7b", "fp16", 128, 1000 / 17.19, "judge", XD1, SWXD1, "approx"),
     ("decode_step", "apple_m2_ultra_cpu", [], "mistral_7b", "int8", 64, 27, "judge", JT, SWJT, "approx"),
     ("prefill_step", "apple_m2_ultra_cpu", [], "mistral_7b", "int8", 128, 90, "judge", JT, SWJT, "approx"),
