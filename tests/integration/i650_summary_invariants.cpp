@@ -43,10 +43,17 @@ const std::vector<std::string> kGpuWorkloads = {
 const std::vector<std::string> kTpuWorkloads = {"decode_llama8b", "prefill_llama8b", "decode_llama70b",
                                                 "gemm:M=4096,N=4096,K=4096,dtype=bf16", "train_gpt2", "ic_resnet8"};
 const std::vector<std::string> kMcuWorkloads = {"kws_dscnn", "vww_mobilenet", "ic_resnet8", "ad_fc_autoencoder"};
+const std::vector<std::string> kCpuWorkloads = {
+    "decode_llama8b", "decode_llama70b", "prefill_llama8b", "generate_llama8b", "train_gpt2",
+    "decode:model=llama2_7b,weights=int4,context=512", "decode:model=llama2_7b,weights=int8,context=64,batch=16",
+    "prefill:model=llama3_8b,weights=int4,prompt=512", "gemm:M=4096,N=4096,K=4096,dtype=bf16",
+    "gemm:M=1,N=4096,K=4096,dtype=fp32", "elementwise:op=rmsnorm,T=4096,D=4096,repeat=3",
+    "attention:batch=8,heads=32,kv_heads=8,head_dim=128,q_len=1,kv_len=4096", "kws_dscnn"};
 
 void check_chip(const std::string& chip) {
   const std::string kind = load_chip(chip, {}).kind();
-  const auto& list = kind == "gpu" ? kGpuWorkloads : kind == "systolic" ? kTpuWorkloads : kMcuWorkloads;
+  const auto& list = kind == "gpu" ? kGpuWorkloads : kind == "systolic" ? kTpuWorkloads
+                     : kind == "cpu"  ? kCpuWorkloads : kMcuWorkloads;
   std::size_t ran = 0;
   for (const auto& w : list) ran += check_run("--chip " + chip + " -w " + w);
   CHECK_MESSAGE(ran * 2 >= list.size(), chip << " ran only " << ran << " of " << list.size());
@@ -76,11 +83,19 @@ HWSIM_CHIP_CASE("cortex_m7_stm32h7")
 HWSIM_CHIP_CASE("cortex_m85")
 HWSIM_CHIP_CASE("cortex_m4_stm32l4r5")
 HWSIM_CHIP_CASE("cortex_m33_stm32u575")
+HWSIM_CHIP_CASE("xeon_8480")
+HWSIM_CHIP_CASE("threadripper_7960x")
+HWSIM_CHIP_CASE("graviton3")
+HWSIM_CHIP_CASE("apple_m2_ultra_cpu")
+HWSIM_CHIP_CASE("apple_m2_pro_cpu")
+HWSIM_CHIP_CASE("apple_m2_max_cpu")
 
 TEST_CASE("invariants: every shipped chip has its case") {
   const std::set<std::string> tested = {"a100", "b200", "gb200", "h100", "h200", "l40s", "mi300x", "mi325x", "rtx4090",
                                         "rtx5090", "tpu_v4", "tpu_v5e", "tpu_v5p", "tpu_v6e", "tpu_scalesim", "cortex_m55_u55",
-                                        "cortex_m7_stm32h7", "cortex_m85", "cortex_m4_stm32l4r5", "cortex_m33_stm32u575"};
+                                        "cortex_m7_stm32h7", "cortex_m85", "cortex_m4_stm32l4r5", "cortex_m33_stm32u575",
+                                        "xeon_8480", "threadripper_7960x", "graviton3", "apple_m2_ultra_cpu",
+                                        "apple_m2_pro_cpu", "apple_m2_max_cpu"};
   for (const auto& chip : shipped_chips()) CHECK_MESSAGE(tested.count(chip), chip << " has no invariants case");
 }
 
