@@ -67,15 +67,7 @@ CpuWork lower_attention(const AttentionOp& a, const CpuChip& chip) {
 // A convolution as im2col + GEMM (oneDNN's gemm-based convolution).
 CpuWork lower_conv(const ConvOp& c, const std::string& name, const CpuChip& chip) {
   check_conv(c, name);
-  GemmOp g;
-  g.m = c.batch * conv_out_h(c) * conv_out_w(c);
-  g.n = c.out_c / c.groups;
-  g.k = c.in_c / c.groups * c.kernel_h * c.kernel_w;
-  g.groups = c.groups;
-  g.a = c.a;
-  g.b = c.b;
-  g.out = c.out;
-  return lower_cpu_gemm(g, chip);
+  return lower_cpu_gemm(conv_as_gemm(c), chip);
 }
 
 }  // namespace
