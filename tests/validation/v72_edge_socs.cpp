@@ -2,7 +2,8 @@
 // published figures (data/public/edge_socs.jsonl, made by scripts/make_public_edge_soc_records.py; each record cites
 // its source and software; docs/calibration.md, "Unified-memory SoCs"). Fitted (role "fit", never judged): on the
 // Jetson AGX Orin, memory.hbm.efficiency on llama.cpp's Llama-2-70B 4-bit decode and gpu.launch.overhead on its 7B;
-// on the Apple M2 Ultra GPU, gpu.tile.tensor_efficiency on llama.cpp's F16 pp512. Judged here: the Orin's 13B decode,
+// on the Apple M2 Ultra GPU, gpu.tile.tensor_efficiency on llama.cpp's F16 pp512, and memory.hbm.efficiency and
+// gpu.launch.overhead read off its Q8_0 and Q4_0 decodes (+26.8 %, +80.9 % after the fit). Judged here: the Orin's 13B decode,
 // the M2 Ultra's Q8_0/Q4_0 prompts and the 30-core M2 Max's Q4_0 prompt; and, bounded where they are so they cannot
 // grow unseen, the known misses (MLC on the Orin; every quantised decode on the Apple GPUs).
 #include <doctest/doctest.h>
@@ -41,9 +42,10 @@ TEST_CASE("validation: MLC's decode on the Jetson AGX Orin, a known miss (anothe
 
 // The gpu kind's weight-only kernels (tinygemm, Marlin) pad a batch of one token to a 16-row MMA; Apple's ALUs pay
 // for the padding and llama.cpp's (and MLC's) Metal mat-vec kernels do not (docs/architecture.md, "Deviations").
-// Today on the M2 Ultra: Q8_0 +26.8 %, Q4_0 +80.9 %, MLC 7B +81.9 %, MLC 13B +89.0 % (MAPE 69.7 %); on the 30-core
-// M2 Max, Q4_0 +152.9 %.
+// Judged today on the M2 Ultra: MLC 7B +81.9 %, MLC 13B +89.0 % (MAPE 85.5 %; llama.cpp's two decodes fitted the
+// Apple files' memory efficiency and launch overhead and miss by +26.8 and +80.9 %); on the 30-core M2 Max,
+// llama.cpp Q4_0 +152.9 %.
 TEST_CASE("validation: quantised decodes on the Apple GPUs, a known miss (m16 padding), bounded") {
-  gate("apple_m2_ultra_gpu", "--kind decode_step", 72);
+  gate("apple_m2_ultra_gpu", "--kind decode_step", 90);
   gate("apple_m2_max_gpu", "--kind decode_step", 155);
 }
