@@ -89,13 +89,17 @@ HWSIM_CHIP_CASE("graviton3")
 HWSIM_CHIP_CASE("apple_m2_ultra_cpu")
 HWSIM_CHIP_CASE("apple_m2_pro_cpu")
 HWSIM_CHIP_CASE("apple_m2_max_cpu")
+HWSIM_CHIP_CASE("jetson_agx_orin")
+HWSIM_CHIP_CASE("apple_m2_ultra_gpu")
+HWSIM_CHIP_CASE("apple_m2_max_gpu")
 
 TEST_CASE("invariants: every shipped chip has its case") {
   const std::set<std::string> tested = {"a100", "b200", "gb200", "h100", "h200", "l40s", "mi300x", "mi325x", "rtx4090",
                                         "rtx5090", "tpu_v4", "tpu_v5e", "tpu_v5p", "tpu_v6e", "tpu_scalesim", "cortex_m55_u55",
                                         "cortex_m7_stm32h7", "cortex_m85", "cortex_m4_stm32l4r5", "cortex_m33_stm32u575",
                                         "xeon_8480", "threadripper_7960x", "graviton3", "apple_m2_ultra_cpu",
-                                        "apple_m2_pro_cpu", "apple_m2_max_cpu"};
+                                        "apple_m2_pro_cpu", "apple_m2_max_cpu", "jetson_agx_orin", "apple_m2_ultra_gpu",
+                                        "apple_m2_max_gpu"};
   for (const auto& chip : shipped_chips()) CHECK_MESSAGE(tested.count(chip), chip << " has no invariants case");
 }
 
