@@ -132,7 +132,7 @@ void read_memory(const Config& c, CpuChip& m) {
 double CpuChip::weight_bytes_per_element(DType weights, DType activations) const {
   bool weight_only = bytes_per_element(weights) < bytes_per_element(activations);
   if (weight_only && (weights == DType::int4 || weights == DType::int8))
-    return (weights == DType::int4 ? 0.5 : 1.0) + quant_scale_bytes / quant_block;
+    return bytes_per_element(weights) + quant_scale_bytes / quant_block;
   return bytes_per_element(weights);
 }
 
