@@ -8,7 +8,9 @@ Usage (on a device machine with N GPUs, from the repository root):
   e.g. TAG h200x2_train_dist on nvidia-h200-x2.  (Run once with N=1 on one H200 as a check:
   data/measurements/h200_train_dist_ws1.{jsonl,log}: the wrappers' own cost, no communication.)
   configs (default: all, in this order):
-    ddp_gpt2_b8, fsdp2_llama8b4l_b1, ddp_gpt2m_b8, fsdp2_llama8b4l_b2
+    ddp_gpt2_b8, fsdp2_llama8b4l_b1, ddp_gpt2m_b8, fsdp2_llama8b4l_b2,
+    fsdp2_llama8b4l_b2_ckpt, ddp_gpt2m_b8_ckpt, fsdp2_gpt2m_b8   (`_ckpt`: every block in
+    torch.utils.checkpoint(use_reentrant=False), inside the wrapper)
 Writes $OUT/TAG.jsonl from rank 0: a `device` record first, one `train_step_dist` record per config,
 a `run_meta` record last (rewritten after every config, so a timeout still leaves data).  Rank 0
 samples nvidia-smi once a second for every GPU; the samples go to stdout as `smi` lines.
@@ -60,11 +62,14 @@ T_START = time.time()
 BF = torch.bfloat16
 WARMUP, TIMED, PHASE_STEPS, SUSTAIN_S, PROFILE_STEPS, TOPK = 3, 10, 3, 3.0, 2, 25
 
-CONFIGS = [  # (name, model, batch per GPU, seq, strategy)
-    ("ddp_gpt2_b8", mt.GPT2, 8, 1024, "ddp"),
-    ("fsdp2_llama8b4l_b1", mt.LLAMA, 1, 2048, "fsdp2"),
-    ("ddp_gpt2m_b8", mt.GPT2M, 8, 1024, "ddp"),
-    ("fsdp2_llama8b4l_b2", mt.LLAMA, 2, 2048, "fsdp2"),
+CONFIGS = [  # (name, model, batch per GPU, seq, strategy, checkpointing)
+    ("ddp_gpt2_b8", mt.GPT2, 8, 1024, "ddp", False),
+    ("fsdp2_llama8b4l_b1", mt.LLAMA, 1, 2048, "fsdp2", False),
+    ("ddp_gpt2m_b8", mt.GPT2M, 8, 1024, "ddp", False),
+    ("fsdp2_llama8b4l_b2", mt.LLAMA, 2, 2048, "fsdp2", False),
+    ("fsdp2_llama8b4l_b2_ckpt", mt.LLAMA, 2, 2048, "fsdp2", True),
+    ("ddp_gpt2m_b8_ckpt", mt.GPT2M, 8, 1024, "ddp", True),
+    ("fsdp2_gpt2m_b8", mt.GPT2M, 8, 1024, "fsdp2", False),
 ]
 PRECISION = {
     "ddp": "torch.autocast bf16, fp32 master weights; DDP all-reduces fp32 gradients (average); "
@@ -168,12 +173,13 @@ def fsdp_api():
 
 
 class DistTrainer:
-    def __init__(self, c, B, S, strategy, seed=0):
+    def __init__(self, c, B, S, strategy, ckpt=False, seed=0):
         torch.manual_seed(seed)  # the same initial weights on every rank
         self.c, self.B, self.S, self.V, self.strategy = c, B, S, c["vocab"], strategy
         with torch.device("cuda"):
             model = mt.build_model(c)
         model.train()
+        model.ckpt = ckpt  # torch.utils.checkpoint per block (use_reentrant=False), inside the wrapper
         self.params, self.matmul = mt.count_params(model)
         self.inner = model
         if strategy == "ddp":
@@ -297,10 +303,10 @@ def summarize_profile(agg, steps):
                 categories=cats, top_kernels=top)
 
 
-def measure(name, c, B, S, strategy, sampler, max_sm):
+def measure(name, c, B, S, strategy, ckpt, sampler, max_sm):
     mt.free_cuda()
     dist.barrier()
-    tr = DistTrainer(c, B, S, strategy)
+    tr = DistTrainer(c, B, S, strategy, ckpt)
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
     mem_static = torch.cuda.memory_allocated()
@@ -370,7 +376,7 @@ def measure(name, c, B, S, strategy, sampler, max_sm):
     dist.barrier()
     # same-machine single-GPU baseline (measure_train.py's step), every rank at once
     try:
-        bt = mt.Trainer(c, B, S, False, seed=1)
+        bt = mt.Trainer(c, B, S, ckpt, seed=1)
         for _ in range(WARMUP):
             bt.step()
         dist.barrier()
@@ -398,8 +404,8 @@ def measure(name, c, B, S, strategy, sampler, max_sm):
              model=c["model"], family=c["family"], layers=c["layers"], d_model=c["d"], heads=c["heads"],
              kv_heads=c.get("kv_heads", c["heads"]), head_dim=c.get("head_dim", c["d"] // c["heads"]),
              ffn=c.get("ffn", 4 * c["d"]), vocab=c["vocab"], truncated_from_layers=c.get("truncated_from_layers"),
-             batch=B, seq=S, microbatches=1, global_batch=B * WORLD, tokens_per_step=tok, checkpointing=False,
-             checkpoint_impl=None, params=params, matmul_params=matmul, tied_embeddings=c["family"] == "gpt2",
+             batch=B, seq=S, microbatches=1, global_batch=B * WORLD, tokens_per_step=tok, checkpointing=ckpt,
+             checkpoint_impl="torch.utils.checkpoint per block, use_reentrant=False" if ckpt else None, params=params, matmul_params=matmul, tied_embeddings=c["family"] == "gpt2",
              precision=PRECISION[strategy], wrapper=wrap,
              optimizer=f"torch.optim.AdamW({opt_impl}), zero_grad(set_to_none=True)", attn_impl=mt.ATTN_IMPL,
              execution="eager", communication="NCCL, one process per GPU (torchrun)",
@@ -507,14 +513,14 @@ def main():
         raise SystemExit(f"unknown configs {[n for n in ONLY if n not in names]}")
     todo = [cfg for cfg in CONFIGS if not ONLY or cfg[0] in ONLY]
     t_pass = time.time()
-    for name, c, B, S, strategy in todo:
+    for name, c, B, S, strategy, ckpt in todo:
         go = torch.tensor([1 if time.time() - T_START < DEADLINE_S else 0], device="cuda")
         dist.all_reduce(go, op=dist.ReduceOp.MIN)
         if not go.item():
             META["skipped"].append(f"{name}: deadline")
             continue
         try:
-            r = measure(name, c, B, S, strategy, sampler, max_sm)
+            r = measure(name, c, B, S, strategy, ckpt, sampler, max_sm)
             if r:
                 RECORDS.append(r)
         except Exception:
