@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/record_basis.h"
+
 namespace hwsim {
 
 std::shared_ptr<const RecordSchema> cpu_schema() {
@@ -55,24 +57,10 @@ WorkRecord CpuMachine::run_op(const CpuWork& w, double step_start) {
 // Breakdown: the overhead, then the arithmetic; memory = the time transfers outlasted it. The
 // roofline is DRAM's: min_bytes are the bytes that must cross it as lowered.
 WorkRecord CpuMachine::record(const CpuWork& w, double start, double end, const std::vector<double>& traffic) const {
-  WorkRecord r;
-  r.name = w.name;
-  r.op_class = w.op_class;
-  r.config = w.config;
-  r.dtype = w.dtype;
-  r.start = start;
-  r.end = end;
-  r.launch = w.overhead;
-  r.flops = w.flops;
-  r.min_bytes = w.min_bytes;
-  r.schema = schema_;
-  for (double t : traffic) r.traffic.push_back(t);
-  r.peak_flop_rate = w.peak_flop_rate;
-  r.peak_memory_bandwidth = chip_.dram_bandwidth;
+  RecordBasis basis{w.name,     w.op_class,        w.config,         w.dtype,          w.flops,
+                    w.min_bytes, w.overhead,       w.compute_seconds, w.peak_flop_rate, chip_.dram_bandwidth};
+  WorkRecord r = basic_record(basis, start, end, schema_, traffic);
   double duration = end - start;
-  r.breakdown.overhead = std::min(w.overhead, duration);
-  r.breakdown.compute = std::min(w.compute_seconds, duration - r.breakdown.overhead);
-  r.breakdown.memory = std::max(0.0, duration - r.breakdown.overhead - r.breakdown.compute);
   double busy = duration - r.breakdown.overhead;
   r.details = {w.engine == "simd" ? 0.0 : 1.0, w.threads, busy > 0 ? w.flops / busy / 1e9 : 0};
   r.energy_parts.push_back((chip_.idle_watts + chip_.core_watts * w.threads) * duration);

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "sim/record_basis.h"
+
 namespace hwsim {
 
 std::shared_ptr<const RecordSchema> mcu_schema(bool with_ext) {
@@ -80,24 +82,11 @@ WorkRecord McuMachine::run_invoke(double step_start) {
 // NPU's MACs and the bytes its DMA moves.
 WorkRecord McuMachine::record(const McuWork& w, double start, double end, const std::vector<double>& traffic,
                               double arena_bytes) const {
-  WorkRecord r;
-  r.name = w.name;
-  r.op_class = w.op_class;
-  r.config = w.config;
-  r.dtype = w.dtype;
-  r.start = start;
-  r.end = end;
-  r.launch = w.overhead;
-  r.flops = w.flops;
-  r.min_bytes = w.min_bytes;
-  r.schema = schema_;
-  for (double t : traffic) r.traffic.push_back(t);
-  r.peak_flop_rate = w.peak_flop_rate;
-  r.peak_memory_bandwidth = chip_.sram.bandwidth;  // the arena's memory: the roofline's
+  RecordBasis basis{w.name,     w.op_class,  w.config,           w.dtype,          w.flops,
+                    w.min_bytes, w.overhead, w.compute_seconds(), w.peak_flop_rate,
+                    chip_.sram.bandwidth};  // the arena's memory: the roofline's
+  WorkRecord r = basic_record(basis, start, end, schema_, traffic);
   double duration = end - start;
-  r.breakdown.overhead = std::min(w.overhead, duration);
-  r.breakdown.compute = std::min(w.compute_seconds(), duration - r.breakdown.overhead);
-  r.breakdown.memory = std::max(0.0, duration - r.breakdown.overhead - r.breakdown.compute);
   double cycles = duration * w.clock_hz;
   bool npu = w.engine == Engine::npu;
   r.details = {npu ? 0.0 : 1.0, w.macs,         cycles,         cycles > 0 ? w.macs / cycles : 0,
