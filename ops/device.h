@@ -58,6 +58,11 @@ struct DeviceInfo {
   // arena, weights in SRAM or flash) and refuses a step that does not fit it; the runner skips its
   // per-op check against main memory and derives inference metrics (RunResult::inference).
   bool static_memory_plan = false;
+  // Bytes of quantisation metadata (block scales, zero points) the device's kernels keep beside
+  // each weight stored in a weight-only dtype (narrower than the activations), per dtype: llama.cpp's
+  // Q4_0 on a CPU, 2 B per 32 weights; torchao's int4 on a GPU, 4 B per 128. 0: none counted. The
+  // capacity check adds them to the weights (LlmFacts::quantised_weights).
+  std::array<double, kDTypeCount> weight_scale_bytes{};
 
   const MemoryLevel& main_memory() const { return memory.back(); }
   // Bytes/s of the fastest level (every byte a record moves crosses one): its floor's last resort.

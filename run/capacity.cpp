@@ -8,6 +8,27 @@
 
 namespace hwsim {
 
+namespace {
+// Bytes of the scales the device's kernels keep beside `elements` weights stored in `dtype`.
+double scale_bytes(const DeviceInfo& d, DType dtype, double elements) {
+  return elements * d.weight_scale_bytes[std::size_t(dtype)];
+}
+
+// The run's facts and stage footprints as the device holds them: its scales beside the weight-only
+// weights.
+LlmFacts as_held(const DeviceInfo& d, LlmFacts f) {
+  f.weight_bytes += scale_bytes(d, f.weights_dtype, f.quantised_weights);
+  return f;
+}
+
+std::vector<DeviceFootprint> as_held(const DeviceInfo& d, const Workload& w) {
+  std::vector<DeviceFootprint> out = w.stage_footprint;
+  DType dtype = w.llm ? w.llm->weights_dtype : DType::bf16;
+  for (DeviceFootprint& f : out) f.weights += scale_bytes(d, dtype, f.quantised_weights);
+  return out;
+}
+}  // namespace
+
 // A language-model run must hold its weights, KV cache and activations in the device's main
 // memory; any other workload at least the inputs and outputs of each of its ops.
 void check_capacity(const DeviceInfo& device, const Workload& workload) {
@@ -26,10 +47,9 @@ void check_capacity(const DeviceInfo& device, const Workload& workload) {
     return;
   }
   if (workload.llm) {
-    const LlmFacts& f = *workload.llm;
+    LlmFacts f = as_held(device, *workload.llm);
     if (footprint_bytes(f, f.batch, f.context) > capacity)
-      workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " +
-                     fit_advice(workload, capacity));
+      workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " + fit_advice(f, capacity));
     return;
   }
   if (device.static_memory_plan) return;  // the device places tensors itself and refuses what does not fit
@@ -52,10 +72,11 @@ void check_system_capacity(const SystemSpec& s, const Workload& w, const DeviceI
                                w.spec, p.ranks(), p.tp, p.pp, p.ep, p.dp, s.name, s.devices()));
   double capacity = device.main_memory().bytes;
   if (w.stage_footprint.empty()) check_capacity(device, w);  // one device's worth on each rank
-  for (std::size_t stage = 0; stage < w.stage_footprint.size(); ++stage) {
-    const DeviceFootprint& f = w.stage_footprint[stage];
+  std::vector<DeviceFootprint> held = as_held(device, w);
+  for (std::size_t stage = 0; stage < held.size(); ++stage) {
+    const DeviceFootprint& f = held[stage];
     if (f.total() <= capacity) continue;
-    std::string advice = w.fit_advice ? w.fit_advice(capacity) : stage_fit_advice(w, stage, capacity);
+    std::string advice = w.fit_advice ? w.fit_advice(capacity) : stage_fit_advice(w, held, stage, capacity);
     workload_error(fmt::format(
         "workload '{}' does not fit: each device of stage {} holds {} (weights {}, KV cache {}, activations {}, "
         "gradients {}, optimizer {}), a {} {} holds {}{}{}",

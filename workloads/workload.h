@@ -52,6 +52,9 @@ struct LlmFacts {
   std::int64_t max_context = 0;    // the model's limit
   std::int64_t window = 0;         // > 0: the cache keeps only the last `window` positions
   double weight_bytes = 0;         // every weight held in memory (embedding, layers, norms, head)
+  double quantised_weights = 0;    // of which, elements stored weight-only in `weights_dtype` (narrower
+                                   // than the activations); their scales are the device's, not counted
+  DType weights_dtype = DType::bf16;
   double kv_bytes = 0;             // the whole KV cache: batch · kept positions · kv_bytes_per_token
   double activation_bytes = 0;     // live activations of the largest step (see activation_bytes_*)
   double kv_bytes_per_token = 0;   // K and V of one position of one sequence, all layers
@@ -82,6 +85,7 @@ struct Parallelism {
 // device's main memory.
 struct DeviceFootprint {
   double weights = 0, kv_cache = 0, activations = 0, gradients = 0, optimizer = 0;
+  double quantised_weights = 0;  // elements of `weights` stored weight-only (LlmFacts::quantised_weights)
   double total() const { return weights + kv_cache + activations + gradients + optimizer; }
 };
 

@@ -29,6 +29,8 @@ DeviceInfo describe(const CpuChip& chip) {
     double rate = std::max(chip.simd_peak_flop_rate(DType(t)), chip.matrix_peak_flop_rate(DType(t)));
     d.peak_flop_rate[t] = rate > 0 ? rate : chip.simd_peak_flop_rate(DType::fp32);
   }
+  for (DType q : {DType::int4, DType::int8})  // llama.cpp's block scales, as the GEMM reads them
+    d.weight_scale_bytes[std::size_t(q)] = chip.weight_bytes_per_element(q, DType::bf16) - bytes_per_element(q);
   return d;
 }
 

@@ -8,6 +8,7 @@
 
 #include "models/gpu/gpu_chip.h"
 #include "models/gpu/tile/lowered_ops.h"
+#include "models/gpu/tile/quant_gemm_lowering.h"
 #include "models/gpu/tile/tile_machine.h"
 #include "models/gpu/tile/tile_step_lowering.h"
 #include "sim/config/config.h"
@@ -32,7 +33,10 @@ DeviceInfo describe(const GpuChip& chip) {
                .schema = TileMachine::schema(chip)};
   const GpuMemoryLayout& m = chip.layout;
   if (m.has_mall()) d.memory.insert(d.memory.begin() + 1, {"mall", m.mall_bytes, m.mall_bandwidth, m.mall_latency, true});
-  for (std::size_t t = 0; t < kDTypeCount; ++t) d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
+  for (std::size_t t = 0; t < kDTypeCount; ++t) {
+    d.peak_flop_rate[t] = chip.peak_flop_rate(DType(t));
+    d.weight_scale_bytes[t] = quant_scale_bytes_per_weight(DType(t));
+  }
   return d;
 }
 

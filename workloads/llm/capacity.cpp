@@ -10,6 +10,13 @@ namespace hwsim {
 
 namespace {
 std::string bytes(double b) { return format_quantity(b, Dimension::bytes, 4); }
+
+// What would shrink weights that alone overflow a device: a narrower format, unless they already
+// have the narrowest there is (int4); then only more devices, or a bigger memory, would hold them.
+std::string shrink_advice(DType weights, const std::string& more_devices) {
+  if (weights == DType::int4) return fmt::format("the weights are already int4: {}, or a device with more memory", more_devices);
+  return fmt::format("{}, or weights=fp8/int8/int4", more_devices);
+}
 }  // namespace
 
 double footprint_bytes(const LlmFacts& f, std::int64_t batch, std::int64_t context) {
@@ -36,15 +43,16 @@ std::int64_t largest_fitting_context(const LlmFacts& f, double capacity) {
   return lo;
 }
 
-std::string fit_advice(const Workload& w, double capacity) {
-  if (!w.llm) return "";
-  const LlmFacts& f = *w.llm;
+std::string fit_advice(const Workload& w, double capacity) { return w.llm ? fit_advice(*w.llm, capacity) : ""; }
+
+std::string fit_advice(const LlmFacts& f, double capacity) {
   std::string head = fmt::format("{} {} batch {}, {} positions per sequence: needs {} (weights {}, KV cache {}, activations {}), {} available",
                                  f.model, f.phase, f.batch, f.context, bytes(f.total_bytes()), bytes(f.weight_bytes),
                                  bytes(f.kv_bytes), bytes(f.activation_bytes), bytes(capacity));
   if (f.total_bytes() <= capacity) return head + ": fits";
   if (f.weight_bytes >= capacity)
-    return head + ": the weights alone do not fit (fewer layers, or weights=fp8/int8/int4)";
+    return fmt::format("{}: the weights alone do not fit ({})", head,
+                       shrink_advice(f.weights_dtype, "fewer layers, tensor or pipeline ranks on a --system"));
   std::int64_t batch = largest_fitting_batch(f, capacity), context = largest_fitting_context(f, capacity);
   std::string batch_text = batch > 0 ? fmt::format("largest batch at {} positions: {}", f.context, batch)
                                      : fmt::format("not one sequence fits at {} positions", f.context);
@@ -54,19 +62,25 @@ std::string fit_advice(const Workload& w, double capacity) {
 }
 
 std::string stage_fit_advice(const Workload& w, std::size_t stage, double capacity) {
-  if (stage >= w.stage_footprint.size()) return "";
-  const DeviceFootprint& f = w.stage_footprint[stage];
+  return stage_fit_advice(w, w.stage_footprint, stage, capacity);
+}
+
+std::string stage_fit_advice(const Workload& w, const std::vector<DeviceFootprint>& footprints, std::size_t stage,
+                             double capacity) {
+  if (stage >= footprints.size()) return "";
+  const DeviceFootprint& f = footprints[stage];
   const Parallelism& p = w.parallel;
   std::string who = w.llm ? fmt::format("{} {} batch {}, {} positions per sequence, ", w.llm->model, w.llm->phase,
                                         w.llm->batch, w.llm->context)
                           : std::string();
   std::string head = fmt::format("{}{}: stage {} of {} needs {} per device (weights {}, KV cache {}, activations {}), {} "
                                  "available",
-                                 who, layout_text(p), stage, w.stage_footprint.size(), bytes(f.total()),
+                                 who, layout_text(p), stage, footprints.size(), bytes(f.total()),
                                  bytes(f.weights), bytes(f.kv_cache), bytes(f.activations), bytes(capacity));
   if (f.total() <= capacity) return head + ": fits";
   if (f.weights + f.gradients + f.optimizer >= capacity)
-    return head + ": the stage's weights alone do not fit (more tp or pp ranks, or weights=fp8/int8/int4)";
+    return fmt::format("{}: the stage's weights alone do not fit ({})", head,
+                       shrink_advice(w.llm ? w.llm->weights_dtype : DType::bf16, "more tp or pp ranks"));
   if (!w.llm || w.llm->batch < 1) return head + ": does not fit";
   double per_batch = (f.kv_cache + f.activations) / double(w.llm->batch);
   std::int64_t unit = p.dp * p.ep * p.microbatches;

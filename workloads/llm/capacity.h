@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "workloads/workload.h"
 
@@ -23,6 +24,7 @@ std::int64_t largest_fitting_context(const LlmFacts& facts, double capacity_byte
 // if not, the largest batch at this context and the largest context at this batch that would
 // (or that the weights alone exceed the capacity). "" for workloads without LLM facts.
 std::string fit_advice(const Workload& workload, double capacity_bytes);
+std::string fit_advice(const LlmFacts& facts, double capacity_bytes);
 
 // Several devices (workload.stage_footprint not empty): one line for pipeline stage `stage`: what
 // one of its devices needs (weights, KV cache, activations), what is available, and whether it
@@ -31,5 +33,8 @@ std::string fit_advice(const Workload& workload, double capacity_bytes);
 // smaller weights). KV cache and activations of a stage grow linearly with the batch.
 // "" for a workload without stage footprints or a stage out of range.
 std::string stage_fit_advice(const Workload& workload, std::size_t stage, double capacity_bytes);
+// The same with `footprints` standing for workload.stage_footprint (as a device holds them).
+std::string stage_fit_advice(const Workload& workload, const std::vector<DeviceFootprint>& footprints,
+                             std::size_t stage, double capacity_bytes);
 
 }  // namespace hwsim

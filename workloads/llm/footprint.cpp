@@ -22,6 +22,14 @@ double weight_bytes(const ModelArchitecture& m, const LlmDtypes& d) {
   return embedding + layers + norm_params * a + head;
 }
 
+// Matrix weights (attention, FFN, an untied head) stored weight-only: narrower than the activations.
+double quantised_weights(const ModelArchitecture& m, const LlmDtypes& d) {
+  if (bytes_per_element(d.weights) >= bytes_per_element(d.act)) return 0;
+  double layers = 0;
+  for (std::int64_t i = 0; i < m.layers; ++i) layers += m.attention_weights() + m.ffn_weights(i);
+  return layers + (m.tied_embeddings ? 0 : double(m.vocab) * double(m.hidden));
+}
+
 // Widest input + output of any op of a layer, in elements per new token (MoE FFN rows: top_k per token).
 double widest_op_elements(const ModelArchitecture& m) {
   const double h = double(m.hidden), qkv = double((m.heads + 2 * m.kv_heads) * m.head_dim);
@@ -57,6 +65,7 @@ std::vector<DeviceFootprint> stage_footprints(const LlmRun& run) {
   const double ffn_weights = double(m.experts / p.ep) * (m.gated ? 3 : 2) * h * double(ffn);
   const double router = m.is_moe() ? double(m.experts) * h : 0;
   const double per_layer = (attn + ffn_weights + router) * w + 2 * norm_params * a;
+  const bool weight_only = w < a;  // its matrices' scales are the device's (DeviceInfo::weight_scale_bytes)
   double embedding = vocab_shard * h * a;
   if (m.position == "learned") embedding += double(m.max_context) * h * a;
   const double head = m.tied_embeddings ? (p.pp > 1 ? vocab_shard * h * a : 0) : vocab_shard * h * w;
@@ -74,6 +83,9 @@ std::vector<DeviceFootprint> stage_footprints(const LlmRun& run) {
     bool first = s == 0, last = s + 1 == stages.size();
     DeviceFootprint f;
     f.weights = double(stages[s].count) * per_layer + (first ? embedding : 0) + (last ? norm_params * a + head : 0);
+    if (weight_only)
+      f.quantised_weights = double(stages[s].count) * (attn + ffn_weights + router) +
+                            (last && !m.tied_embeddings ? vocab_shard * h : 0);
     f.kv_cache = double(stages[s].count) * kv_per_layer;
     f.activations = step_activation_bytes(m, run.dtypes, p.tp, mb_sequences * step_tokens, last ? mb_sequences : 0);
     out.push_back(f);
@@ -99,6 +111,8 @@ LlmFacts llm_facts(const LlmRun& run) {
   f.max_context = m.max_context;
   f.window = m.window;
   f.weight_bytes = weight_bytes(m, run.dtypes);
+  f.quantised_weights = quantised_weights(m, run.dtypes);
+  f.weights_dtype = run.dtypes.weights;
   f.kv_bytes_per_token = double(m.layers) * double(m.kv_elements_per_layer()) * bytes_per_element(run.dtypes.kv);
   std::int64_t kept = m.window > 0 ? std::min(f.context, m.window) : f.context;
   f.kv_bytes = double(f.batch) * double(kept) * f.kv_bytes_per_token;

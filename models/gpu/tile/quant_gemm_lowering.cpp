@@ -263,6 +263,10 @@ double quant_scale_bytes(const GemmOp& g) {
   return n * kScaleBytes;
 }
 
+double quant_scale_bytes_per_weight(DType weights) {
+  return weights == DType::int4 ? 2 * kScaleBytes / kQuantGroup : 0;
+}
+
 std::vector<Kernel> lower_quant_gemm(const GemmOp& g, const std::string& name, const GpuChip& chip,
                                      std::int64_t object_base, TensorIds tensors) {
   if (g.dequant == Dequant::fused) {

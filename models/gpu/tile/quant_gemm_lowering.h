@@ -29,6 +29,10 @@ bool is_weight_only(const GemmOp& gemm);
 // weight-only, GPTQ); int8 and fp8 one 16-bit scale per output channel.
 double quant_scale_bytes(const GemmOp& gemm);
 
+// The same per weight of a large matrix, for the capacity check (DeviceInfo::weight_scale_bytes):
+// int4's group scale and zero; int8's per-channel scales amortise to nothing and count 0.
+double quant_scale_bytes_per_weight(DType weights);
+
 std::vector<Kernel> lower_quant_gemm(const GemmOp& gemm, const std::string& name, const GpuChip& chip,
                                      std::int64_t object_base, TensorIds tensors = {});
 
