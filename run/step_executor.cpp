@@ -73,7 +73,7 @@ void StepExecutor::run_segment(State& st, int stage, const std::vector<OpVertex>
 
 // Device work that overlapped detached collectives of its stage ran on the compute units they left
 // (collective.compute_share): the segment ends later by share / (1 − share) of the overlap, its
-// records stretched evenly, the extra counted as overhead.
+// records stretched evenly, the extra counted as overhead (their energy is not re-priced).
 void StepExecutor::share_with_collectives(State& st, int stage, double begin, std::vector<WorkRecord>& records) {
   const double share = links_.system ? links_.system->tuning.compute_share : 0;
   const double end = sim_now(), seconds = end - begin;

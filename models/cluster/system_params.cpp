@@ -64,7 +64,7 @@ const ParamRegistration system_params({"system"}, {
     quantity_param("collective.channel_bandwidth", Dimension::bandwidth,
                    "bytes/s one channel's thread block moves (each byte sent and each byte received costs one)")
         .defaults_to("0 B/s").zero_allowed(),
-    fraction_param("collective.compute_share",
+    real_param("collective.compute_share",
                    "share of a device's compute units a running collective's kernels hold (NCCL: one SM per "
                    "channel): device work beside an asynchronous collective runs on the rest, slowed by "
                    "share / (1 - share) of the time they overlap").defaults_to("0").zero_allowed().at_most(0.9),
