@@ -30,7 +30,10 @@ TEST_CASE("train zero_impl=fsdp2: per-block reduce-scatters in fp32, the root un
     if (!is_collective(g[v])) continue;
     const auto& c = std::get<CollectiveOp>(g[v].shape);
     if (c.kind == CollectiveKind::all_gather) gathers.push_back(g[v].name);
-    if (c.kind == CollectiveKind::reduce_scatter) reduces.push_back(g[v].name), CHECK(c.dtype == DType::fp32);
+    if (c.kind == CollectiveKind::reduce_scatter) {
+      reduces.push_back(g[v].name);
+      CHECK(c.dtype == DType::fp32);
+    }
   }
   // The root once, each of the 3 blocks in the forward and again in the backward.
   CHECK(gathers == std::vector<std::string>{"zero3.gather.root", "zero3.gather.L0", "zero3.gather.L1",
