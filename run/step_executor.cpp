@@ -23,6 +23,8 @@ struct StepExecutor::State {
   std::vector<std::vector<WorkRecord>> records;               // per stage
   std::vector<std::vector<std::pair<double, double>>> busy;   // per stage: intervals its device worked
   std::vector<std::pair<std::size_t, std::size_t>> detached;  // async collectives: (stage, index)
+  // Per stage: when each detached collective ran (end < 0 while it runs), for the compute share.
+  std::vector<std::vector<std::pair<double, double>>> comm_active;
   std::deque<RankGroups> groups;                              // kept alive while collectives run
   int running = 0;                                            // stage and detached processes not finished
   // Per (stage, axis): the last detached collective started. The next one on the same axis waits
@@ -56,6 +58,7 @@ void StepExecutor::run_segment(State& st, int stage, const std::vector<OpVertex>
   if (segment != st.program->order) part.emplace(StepProgram{st.program->graph, segment, st.program->tensors});
   double begin = sim_now();
   std::vector<WorkRecord> records = devices_[std::size_t(stage)]->run_step(part ? *part : *st.program);
+  share_with_collectives(st, stage, begin, records);
   for (WorkRecord& r : records) {
     r.start += begin - st.start;
     r.end += begin - st.start;
@@ -68,14 +71,38 @@ void StepExecutor::run_segment(State& st, int stage, const std::vector<OpVertex>
   for (OpVertex v : segment) st.segment_of[v] = 0, st.finish(v);
 }
 
+// Device work that overlapped detached collectives of its stage ran on the compute units they left
+// (collective.compute_share): the segment ends later by share / (1 − share) of the overlap, its
+// records stretched evenly, the extra counted as overhead (their energy is not re-priced).
+void StepExecutor::share_with_collectives(State& st, int stage, double begin, std::vector<WorkRecord>& records) {
+  const double share = links_.system ? links_.system->tuning.compute_share : 0;
+  const double end = sim_now(), seconds = end - begin;
+  if (share <= 0 || seconds <= 0 || st.comm_active.empty()) return;
+  double overlap = 0;
+  for (const auto& [a, b] : st.comm_active[std::size_t(stage)])
+    overlap += std::max(0.0, std::min(end, b < 0 ? end : b) - std::max(begin, a));
+  if (overlap <= 0) return;
+  const double extra = std::min(overlap, seconds) * share / (1 - share), stretch = (seconds + extra) / seconds;
+  sc_core::wait(to_sc_time(extra));
+  for (WorkRecord& r : records) {
+    const double before = r.end - r.start;
+    r.start *= stretch, r.end *= stretch;
+    r.breakdown.overhead += (r.end - r.start) - before;
+  }
+}
+
 void StepExecutor::run_collective_op(State& st, OpVertex v, bool detached) {
   const Op& op = (*st.graph)[v];
   if (!links_.fabric) throw std::logic_error("collective '" + op.name + "' in a run without links");
   wait_for_inputs(st, v, 0);
   const RankGroups& groups = st.groups.emplace_back(links_.groups(op));
   double begin = sim_now();
+  auto& active = st.comm_active[std::size_t(op.stage)];
+  const std::size_t slot = active.size();
+  if (detached) active.emplace_back(begin, -1.0);
   WorkRecord r = run_collective(op.name, std::get<CollectiveOp>(op.shape), groups, *links_.system, *links_.fabric,
                                 st.start);
+  if (detached) active[slot].second = sim_now();
   r.device = op.stage;
   auto& list = st.records[std::size_t(op.stage)];
   if (detached) st.detached.emplace_back(std::size_t(op.stage), list.size());
@@ -195,6 +222,7 @@ StepResult StepExecutor::run(const StepProgram& program) {
   for (OpVertex v : program.order) st.done[v] = 0;
   st.records.resize(stages);
   st.busy.resize(stages);
+  st.comm_active.resize(stages);
   if (stages == 1) {
     run_stage(st, 0);
   } else {

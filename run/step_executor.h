@@ -8,7 +8,9 @@
 //   work, so one device stands for them;
 // - a collective runs on the links (models/cluster) in every rank group the run gives for it; the
 //   stage waits for it, unless it is asynchronous (gradient buckets) or a pipeline send, which run
-//   beside the stage's next ops; the step ends when every one has finished.
+//   beside the stage's next ops; the step ends when every one has finished. Device work beside such
+//   a collective runs on the compute units it leaves (collective.compute_share: NCCL's channels
+//   each hold one SM).
 // One stage runs in the calling process; several run one process each. Knows no kind of hardware.
 #include <functional>
 #include <vector>
@@ -44,6 +46,9 @@ class StepExecutor {
   void run_stage(State& st, int stage);
   void run_segment(State& st, int stage, const std::vector<OpVertex>& segment);
   void run_collective_op(State& st, OpVertex v, bool detached);
+  // A segment that ran from `begin` to now beside detached collectives of its stage: slowed by the
+  // compute units they hold (links' collective.compute_share).
+  void share_with_collectives(State& st, int stage, double begin, std::vector<WorkRecord>& records);
   // A RecordedOp: its stage's device is busy for the recorded time (no device model runs it).
   void run_recorded_op(State& st, OpVertex v);
   void spawn_detached(State& st, int stage, OpVertex v);

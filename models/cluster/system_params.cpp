@@ -64,6 +64,10 @@ const ParamRegistration system_params({"system"}, {
     quantity_param("collective.channel_bandwidth", Dimension::bandwidth,
                    "bytes/s one channel's thread block moves (each byte sent and each byte received costs one)")
         .defaults_to("0 B/s").zero_allowed(),
+    real_param("collective.compute_share",
+                   "share of a device's compute units a running collective's kernels hold (NCCL: one SM per "
+                   "channel): device work beside an asynchronous collective runs on the rest, slowed by "
+                   "share / (1 - share) of the time they overlap").defaults_to("0").zero_allowed().at_most(0.9),
     fraction_param("collective.link_efficiency", "fraction of a scale-up link's bandwidth bulk (Simple protocol) "
                                                   "transfers reach").defaults_to("1"),
     fraction_param("collective.network_efficiency", "fraction of a NIC port's bandwidth bulk transfers reach")

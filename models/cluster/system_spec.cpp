@@ -104,6 +104,7 @@ SystemSpec SystemSpec::from_config(const Config& c) {
   t.link_efficiency = c.number("collective.link_efficiency");
   t.network_efficiency = c.number("collective.network_efficiency");
   t.engine_bandwidth = double(c.whole("collective.channels")) * c.number("collective.channel_bandwidth");
+  t.compute_share = c.number("collective.compute_share");
   t.base_latency = {c.number("collective.ll.base_latency"), c.number("collective.ll128.base_latency"),
                     c.number("collective.simple.base_latency")};
   t.step_latency = {c.number("collective.ll.step_latency"), c.number("collective.ll128.step_latency"),

@@ -28,6 +28,9 @@ struct CollectiveTuning {
   // Per device, the bytes/s its collective kernels move (channels × per-channel rate; 0 = no
   // limit): sending and receiving both cost, so a device that does both shares it.
   double engine_bandwidth = 0;
+  // Share of a device's compute units a running collective holds (collective.compute_share): device
+  // work beside an asynchronous collective is slowed by share / (1 − share) of their overlap.
+  double compute_share = 0;
   std::array<double, 3> base_latency{};  // per protocol (LL, LL128, Simple): once per collective
   std::array<double, 3> step_latency{};  // per protocol: each algorithm step
   std::array<double, 3> efficiency{};    // per protocol, relative to Simple

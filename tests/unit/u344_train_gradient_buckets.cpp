@@ -3,6 +3,7 @@
 // reduce_scatter for zero 2/3; no collective at all with dp=1.
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
 #include <vector>
 
 #include "workloads/llm/train_memory.h"
@@ -21,7 +22,7 @@ Buckets buckets(const Workload& w) {
   const OpGraph& g = w.steps.at(0).graph;
   Buckets b;
   for (OpVertex v : execution_order(g))
-    if (g[v].name.find("grad.bucket") != std::string::npos) {
+    if (is_collective(g[v]) && g[v].name.find("grad.bucket") != std::string::npos) {
       b.ops.push_back(&g[v]);
       b.vertices.push_back(v);
       b.bytes += std::get<CollectiveOp>(g[v].shape).bytes;
@@ -53,9 +54,17 @@ TEST_CASE("train buckets: 25 MiB buckets over two llama3_8b layers, async all_re
     CHECK(c.async);
     CHECK(c.axis == ParallelAxis::dp);
     CHECK(c.ranks == 2);
-    // It depends on backward ops that produce gradients.
-    CHECK(boost::in_degree(b.vertices[i], g) > 0);
-    for (auto [e, end] = boost::in_edges(b.vertices[i], g); e != end; ++e)
+    // It depends on its copy into the flat bucket (and the divide), which depends on backward ops
+    // that produce gradients.
+    REQUIRE(boost::in_degree(b.vertices[i], g) == 1);
+    OpVertex copy_in = boost::source(*boost::in_edges(b.vertices[i], g).first, g);
+    CHECK(g[copy_in].name == fmt::format("grad.bucket{}.copy_in", i));
+    const auto& copy = std::get<StreamOp>(g[copy_in].shape);
+    const double bytes = std::get<CollectiveOp>(b.ops[i]->shape).bytes;
+    CHECK(copy.bytes_read == doctest::Approx(2 * bytes));  // the gradients, then the bucket to divide
+    CHECK(copy.bytes_written == doctest::Approx(2 * bytes));
+    CHECK(boost::in_degree(copy_in, g) > 0);
+    for (auto [e, end] = boost::in_edges(copy_in, g); e != end; ++e)
       CHECK(g[boost::source(*e, g)].name.rfind("bwd.", 0) == 0);
   }
   CHECK(b.ops.front()->name == "grad.bucket0.all_reduce");

@@ -52,14 +52,18 @@ TEST_CASE("train optimizer: Adam bytes and FLOPs per parameter, sharded by ZeRO,
 }
 
 TEST_CASE("train optimizer: the step ends with it, after every gradient collective") {
+  // DDP (zero=0): every all-reduced bucket is copied back into .grad (grad.copy_out) first.
   Workload w = WorkloadCatalog::build(kSmall + "batch=2,dp=2");
   const OpGraph& g = w.steps.at(0).graph;
   auto order = execution_order(g);
   OpVertex adam = order.back();
   REQUIRE(g[adam].name == "optimizer.adam");
+  OpVertex copy_out = order[order.size() - 2];
+  REQUIRE(g[copy_out].name == "grad.copy_out");
+  CHECK(boost::edge(copy_out, adam, g).second);
   int buckets = 0, from_buckets = 0;
-  for (OpVertex v : order) buckets += g[v].name.find("grad.bucket") != std::string::npos;
-  for (auto [e, end] = boost::in_edges(adam, g); e != end; ++e)
+  for (OpVertex v : order) buckets += is_collective(g[v]) && g[v].name.find("grad.bucket") != std::string::npos;
+  for (auto [e, end] = boost::in_edges(copy_out, g); e != end; ++e)
     from_buckets += g[boost::source(*e, g)].name.find("grad.bucket") != std::string::npos;
   CHECK(buckets > 0);
   CHECK(from_buckets == buckets);

@@ -19,7 +19,7 @@ TEST_CASE("train zero=3: per-group all_gathers in the forward and the backward, 
   for (OpVertex v : execution_order(g)) {
     pos[g[v].name] = i++;
     vertex[g[v].name] = v;
-    if (g[v].name.find("zero3.gather.") != std::string::npos) {
+    if (is_collective(g[v]) && g[v].name.find("zero3.gather.") != std::string::npos) {
       ++gathers;
       const auto& c = std::get<CollectiveOp>(g[v].shape);
       CHECK(c.kind == CollectiveKind::all_gather);
@@ -32,9 +32,14 @@ TEST_CASE("train zero=3: per-group all_gathers in the forward and the backward, 
   CHECK(std::get<CollectiveOp>(g[vertex.at("zero3.gather.L1")].shape).bytes == 2 * layer);
   // Prefetch: L1's gather is issued before L0's first op; every L1 GEMM depends on it.
   CHECK(pos.at("zero3.gather.L1") < pos.at("L0.attn_norm"));
-  CHECK(boost::edge(vertex.at("zero3.gather.L1"), vertex.at("L1.qkv_proj"), g).second);
-  CHECK(boost::edge(vertex.at("bwd.zero3.gather.L1"), vertex.at("recompute.L1.qkv_proj"), g).second);
-  CHECK(boost::edge(vertex.at("bwd.zero3.gather.L1"), vertex.at("bwd.L1.qkv_proj.dw"), g).second);
+  // through the gather's copy-out into the parameters, emitted when L1 is entered (not at the
+  // prefetch, which would hold L0's compute for it).
+  CHECK(boost::edge(vertex.at("zero3.gather.L1.copy_in"), vertex.at("zero3.gather.L1"), g).second);
+  CHECK(boost::edge(vertex.at("zero3.gather.L1"), vertex.at("zero3.gather.L1.copy_out"), g).second);
+  CHECK(boost::edge(vertex.at("zero3.gather.L1.copy_out"), vertex.at("L1.qkv_proj"), g).second);
+  CHECK(pos.at("zero3.gather.L1.copy_out") > pos.at("L0.attn_norm"));
+  CHECK(boost::edge(vertex.at("bwd.zero3.gather.L1.copy_out"), vertex.at("recompute.L1.qkv_proj"), g).second);
+  CHECK(boost::edge(vertex.at("bwd.zero3.gather.L1.copy_out"), vertex.at("bwd.L1.qkv_proj.dw"), g).second);
   CHECK(pos.at("bwd.zero3.gather.L0") < pos.at("recompute.L1.attn_norm"));
   // No post-optimizer gather: the next step's forward gathers.
   CHECK(pos.count("optimizer.all_gather") == 0);

@@ -13,7 +13,7 @@ namespace hwsim {
 
 std::vector<std::string> train_fields() {
   return {"model", "batch", "seq", "dp", "tp", "pp", "microbatches", "zero", "checkpoint", "sequence_parallel",
-          "weights", "act", "optimizer", "bucket", "kernels"};
+          "weights", "act", "reduce", "loss", "optimizer", "bucket", "zero_impl", "kernels"};
 }
 
 std::string checkpoint_name(Checkpointing c) {
@@ -56,6 +56,21 @@ TrainRun parse_train_run(const WorkloadSpec& spec) {
     if (t != DType::bf16 && t != DType::fp16 && t != DType::fp32)
       fail(fmt::format("{}: training in {} is not modelled; use bf16, fp16 or fp32", key, dtype_name(t)));
   run.dtypes.kv = run.dtypes.act;  // no KV cache: K and V are plain activations
+
+  run.grad_reduce = spec.dtype("reduce", run.dtypes.weights);
+  if (run.grad_reduce != DType::bf16 && run.grad_reduce != DType::fp16 && run.grad_reduce != DType::fp32)
+    fail(fmt::format("reduce: gradients reduced in {} is not modelled; use bf16, fp16 or fp32", dtype_name(run.grad_reduce)));
+  const bool autocast = run.dtypes.weights == DType::fp32 && run.dtypes.act != DType::fp32;
+  std::string loss = spec.word("loss", autocast ? "fp32" : "act");
+  if (loss != "fp32" && loss != "act")
+    fail(fmt::format("loss: '{}' is not fp32 or act{}", loss, did_you_mean(loss, {"fp32", "act"})));
+  if (autocast && loss == "act") fail("loss=act: under autocast (weights=fp32, 16-bit act) the loss runs in fp32");
+  run.fp32_loss = loss == "fp32";
+  std::string impl = spec.word("zero_impl", "deepspeed");
+  if (impl == "fsdp2") run.zero_impl = ZeroImpl::fsdp2;
+  else if (impl != "deepspeed")
+    fail(fmt::format("zero_impl: '{}' is not deepspeed or fsdp2{}", impl, did_you_mean(impl, {"deepspeed", "fsdp2"})));
+  if (run.zero_impl == ZeroImpl::fsdp2 && run.zero != 3) fail("zero_impl=fsdp2: needs zero=3 (FSDP2 shards parameters)");
 
   run.optimizer = spec.word("optimizer", "adam");
   if (run.optimizer != "adam")

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "workloads/llm/op_names.h"
@@ -11,6 +12,7 @@
 #include "workloads/llm/step_lowering.h"
 #include "workloads/llm/train_autocast.h"
 #include "workloads/llm/train_backward.h"
+#include "workloads/llm/train_grad_copies.h"
 
 namespace hwsim {
 
@@ -82,10 +84,12 @@ void append_loss(std::vector<FwdNode>& nodes, const TrainRun& run, int head) {
   if (tp > 1) reduce("loss.sum_all_reduce", 2 * T * 4, loss);
 }
 
-// torch.autocast's casts and fp32 rows around the template's ops (train_autocast.h).
-void apply_autocast(std::vector<FwdNode>& nodes, const TrainRun& run, int head) {
+// torch.autocast's casts and fp32 rows around the template's ops (train_autocast.h); without
+// autocast (`whole` false) only the fp32 loss (loss=fp32: F.cross_entropy(logits.float())).
+void apply_autocast(std::vector<FwdNode>& nodes, const TrainRun& run, int head, bool whole = true) {
   const std::int64_t tokens = run.micro_batch() * run.seq;
   for (FwdNode& n : nodes) {
+    if (!whole && n.op.name != "loss") continue;
     if (n.op.name == "loss") {
       const auto vocab = std::get<GemmOp>(nodes[std::size_t(head)].op.shape).n;
       n.autocast = autocast_loss(n.op, tokens, vocab, run);
@@ -158,6 +162,7 @@ std::vector<FwdNode> forward_template(const TrainRun& run) {
   if (head < 0) throw std::logic_error("train: the forward graph has no lm_head");
   append_loss(nodes, run, head);
   if (uses_autocast(run)) apply_autocast(nodes, run, head);
+  else if (run.fp32_loss) apply_autocast(nodes, run, head, false);
   for (int i = 0; i < int(nodes.size()); ++i)
     for (int j : nodes[std::size_t(i)].inputs) nodes[std::size_t(j)].consumers.push_back(i);
   return nodes;
@@ -167,8 +172,9 @@ class TrainStepBuilder {
  public:
   explicit TrainStepBuilder(const TrainRun& run)
       : run_(run), nodes_(forward_template(run)), w_(bytes_per_element(run.dtypes.weights)),
+        r_(bytes_per_element(run.grad_reduce)),
         pp_(int(run.parallel.pp)), mbs_(run.parallel.microbatches), stage_groups_(std::size_t(pp_)),
-        buckets_(std::size_t(pp_)), bucket_index_(std::size_t(pp_), 0), bucket_vertices_(std::size_t(pp_)),
+        buckets_(std::size_t(pp_)), root_buckets_(std::size_t(pp_)), bucket_index_(std::size_t(pp_), 0), bucket_vertices_(std::size_t(pp_)),
         last_producers_(std::size_t(pp_)) {
     for (int i = 0; i < int(nodes_.size()); ++i) {
       const FwdNode& n = nodes_[std::size_t(i)];
@@ -283,6 +289,11 @@ class TrainStepBuilder {
     c.dtype = axis == ParallelAxis::dp ? run_.dtypes.weights : run_.dtypes.act;
     return c;
   }
+  CollectiveOp grad_collective(CollectiveKind kind, double bytes) const {
+    CollectiveOp c = collective(kind, bytes, true);
+    c.dtype = run_.grad_reduce;
+    return c;
+  }
 
   // A forward op renamed with `prefix` (its composite parts too).
   static Op renamed(const Op& op, const std::string& prefix) {
@@ -292,24 +303,58 @@ class TrainStepBuilder {
     return out;
   }
 
-  // ZeRO-3: the gather of group order[k] of `stage` for the current pass, issued once, before it
-  // is needed.
+  // zero_impl=fsdp2: the root unit (embedding, final norm, head), gathered once per step.
+  bool root_unit(int gr) const {
+    return run_.zero_impl == ZeroImpl::fsdp2 && (gr < 0 || gr >= run_.arch.layers);
+  }
+  // Parameters the gather of group gr reads on `stage` (the root unit's: both its groups').
+  double unit_used(int stage, int gr) {
+    if (!root_unit(gr)) return group_used_[{stage, gr}];
+    return group_used_[{stage, -1}] + group_used_[{stage, int(run_.arch.layers)}];
+  }
+  // ZeRO-3: the gather of group order[k] of `stage` for the current pass (the root unit's: for the
+  // step), issued once, before it is needed, after its copy-in.
   void ensure_gather(int stage, const std::vector<int>& order, std::size_t k, const std::string& prefix) {
     if (k >= order.size()) return;
     int gr = order[k];
-    double used = group_used_[{stage, gr}];
-    if (gathers_.count(gr) || used <= 0) return;
-    Op op(prefix + "zero3.gather." + group_name(gr), "collective", collective(CollectiveKind::all_gather, used * w_, true));
-    gathers_[gr] = emit(std::move(op), stage, {});
+    double used = unit_used(stage, gr);
+    if (gathers_.count(gr) || (root_unit(gr) && root_gather_.count(stage)) || used <= 0) return;
+    const std::string name = prefix + "zero3.gather." + (root_unit(gr) ? std::string("root") : group_name(gr));
+    OpVertex in = emit(gather_copy_in(name + ".copy_in", used, 4, w_, double(run_.parallel.dp)), stage, {});
+    OpVertex v = emit(Op(name, "collective", collective(CollectiveKind::all_gather, used * w_, true)), stage, {in});
+    if (root_unit(gr)) root_gather_[stage] = v;
+    else gathers_[gr] = v;
   }
-  // Entering group order[k]: its gather, and the next group's (prefetch).
+  // The vertex group gr's ops wait for: its gather's copy-out, emitted once the group is entered.
+  std::optional<OpVertex> gathered(int stage, int gr) const {
+    if (root_unit(gr)) {
+      auto it = root_ready_.find(stage);
+      return it == root_ready_.end() ? std::nullopt : std::optional<OpVertex>(it->second);
+    }
+    auto it = ready_.find(gr);
+    return it == ready_.end() ? std::nullopt : std::optional<OpVertex>(it->second);
+  }
+  void make_ready(int stage, int gr) {
+    if (gathered(stage, gr)) return;
+    auto raw = root_unit(gr) ? root_gather_.find(stage) : gathers_.find(gr);
+    if (raw == (root_unit(gr) ? root_gather_.end() : gathers_.end())) return;
+    const std::string name = g_[raw->second].name + ".copy_out";
+    OpVertex v = emit(gather_copy_out(name, unit_used(stage, gr), w_), stage, {raw->second});
+    if (root_unit(gr)) root_ready_[stage] = v;
+    else ready_[gr] = v;
+  }
+  // Entering group order[k]: its gather, the next group's (prefetch), and its copy-out.
   void enter_group(int stage, const std::vector<int>& order, std::size_t k, const std::string& prefix) {
     if (!zero3()) return;
     ensure_gather(stage, order, k, prefix);
     ensure_gather(stage, order, k + 1, prefix);
+    make_ready(stage, order[k]);
   }
   void with_gather(std::vector<OpVertex>& inputs, const FwdNode& n) {
-    if (zero3() && n.used > 0) inputs.push_back(gathers_.at(n.group));
+    if (!zero3() || n.used <= 0) return;
+    auto v = gathered(n.op.stage, n.group);
+    if (!v) throw std::logic_error("train: a ZeRO-3 group used before its gather");
+    inputs.push_back(*v);
   }
 
   // Node n's op (renamed with `prefix`) after its autocast casts, which run one after another on
@@ -331,7 +376,7 @@ class TrainStepBuilder {
     const std::string p = mb(j);
     auto& fwd = fwd_[std::size_t(j)];
     const std::vector<int>& order = stage_groups_[std::size_t(s)];
-    gathers_.clear();
+    gathers_.clear(), ready_.clear();
     for (std::size_t k = 0; k < order.size(); ++k) {
       enter_group(s, order, k, p);
       for (int i : members_[{s, order[k]}]) {
@@ -354,7 +399,7 @@ class TrainStepBuilder {
     auto& dx = dx_[std::size_t(j)];
     std::vector<int> order(stage_groups_[std::size_t(s)].rbegin(), stage_groups_[std::size_t(s)].rend());
     std::vector<OpVertex> saved = fwd;
-    gathers_.clear();
+    gathers_.clear(), ready_.clear();
     last_microbatch_ = j == mbs_ - 1;
     first_microbatch_ = j == 0;
     for (std::size_t k = 0; k < order.size(); ++k) {
@@ -372,8 +417,10 @@ class TrainStepBuilder {
         }
       }
       for (auto it = members.rbegin(); it != members.rend(); ++it) backward_op(*it, s, p, saved, dx, reduce_now);
+      // FSDP2: a block's gradients reduce-scattered as one unit right after its backward.
+      if (reduce_now && run_.zero_impl == ZeroImpl::fsdp2 && !root_unit(gr)) close_bucket(s);
     }
-    if (reduce_now) close_bucket(s);
+    if (reduce_now) close_bucket(s), close_bucket(s, root_buckets_[std::size_t(s)]);
   }
 
   void backward_op(int i, int s, const std::string& p, const std::vector<OpVertex>& saved,
@@ -413,7 +460,7 @@ class TrainStepBuilder {
     if (n.owned > 0 && b.grad_param >= 0) {
       OpVertex producer = made[std::size_t(b.grad_param)];
       if (last_microbatch_) last_producers_[std::size_t(s)].push_back(producer);
-      if (reduce_now) add_to_bucket(s, producer, n.owned * w_);
+      if (reduce_now) add_to_bucket(s, n.group, producer, n.owned);
     }
   }
 
@@ -457,28 +504,34 @@ class TrainStepBuilder {
   }
 
   struct Bucket {
-    double bytes = 0;
+    double elements = 0;  // gradients it holds
     std::vector<OpVertex> producers;
   };
 
-  void add_to_bucket(int s, OpVertex producer, double bytes) {
-    Bucket& b = buckets_[std::size_t(s)];
-    b.bytes += bytes;
+  // FSDP2 closes its buckets per unit (backward()), the root unit's after the whole backward; the
+  // others at `bucket` bytes.
+  void add_to_bucket(int s, int group, OpVertex producer, double elements) {
+    Bucket& b = root_unit(group) ? root_buckets_[std::size_t(s)] : buckets_[std::size_t(s)];
+    b.elements += elements;
     b.producers.push_back(producer);
-    if (b.bytes >= run_.bucket_bytes) close_bucket(s);
+    if (run_.zero_impl != ZeroImpl::fsdp2 && b.elements * r_ >= run_.bucket_bytes) close_bucket(s);
   }
 
   // Bucket names count per stage and carry the micro-batch of the backward that filled them.
-  void close_bucket(int s) {
-    Bucket& b = buckets_[std::size_t(s)];
+  void close_bucket(int s) { close_bucket(s, buckets_[std::size_t(s)]); }
+  void close_bucket(int s, Bucket& b) {
     if (b.producers.empty()) return;
     CollectiveKind kind = run_.zero >= 2 ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce;
     const std::string p = g_[b.producers.front()].name.rfind("mb", 0) == 0
                               ? g_[b.producers.front()].name.substr(0, g_[b.producers.front()].name.find('.') + 1)
                               : "";
-    Op op(fmt::format("{}grad.bucket{}.{}", p, bucket_index_[std::size_t(s)]++, collective_name(kind)), "collective",
-          collective(kind, b.bytes, true));
-    bucket_vertices_[std::size_t(s)].push_back(emit(std::move(op), s, b.producers));
+    const std::string name = fmt::format("{}grad.bucket{}", p, bucket_index_[std::size_t(s)]++);
+    // DDP divides by the world size itself; FSDP2 leaves the average to NCCL.
+    const bool divides = run_.zero_impl != ZeroImpl::fsdp2;
+    OpVertex in = emit(bucket_copy_in(name + ".copy_in", b.elements, w_, r_, divides), s, b.producers);
+    Op op(name + "." + std::string(collective_name(kind)), "collective", grad_collective(kind, b.elements * r_));
+    bucket_vertices_[std::size_t(s)].push_back(emit(std::move(op), s, {in}));
+    if (kind == CollectiveKind::all_reduce) reduced_elements_[s] += b.elements;
     b = {};
   }
 
@@ -490,8 +543,11 @@ class TrainStepBuilder {
     const double updated = run_.zero >= 1 ? params / dp : params;
     const bool fp32 = run_.dtypes.weights == DType::fp32;
     // master (or the fp32 weight) 4, gradient w, m 4, v 4 read; master 4, m 4, v 4 (+ 16-bit copy) written.
-    const double read = 4 + w_ + 8, written = 12 + (fp32 ? 0 : w_);
+    const double read = 4 + (run_.zero >= 2 && reduces() ? r_ : w_) + 8, written = 12 + (fp32 ? 0 : w_);
     std::vector<OpVertex> inputs = bucket_vertices_[std::size_t(s)];
+    // DDP: the all-reduced buckets copied back into every .grad before the optimizer reads them.
+    if (reduced_elements_[s] > 0)
+      inputs = {emit(grad_copy_out("grad.copy_out", reduced_elements_[s] * r_), s, inputs)};
     inputs.insert(inputs.end(), last_producers_[std::size_t(s)].begin(), last_producers_[std::size_t(s)].end());
     OpVertex adam = emit(Op("optimizer.adam", "optimizer",
                             stream(updated * read, updated * written, kAdamFlopsPerParam * updated, 1)), s, inputs);
@@ -502,7 +558,7 @@ class TrainStepBuilder {
 
   const TrainRun& run_;
   std::vector<FwdNode> nodes_;
-  double w_;
+  double w_, r_;  // bytes per element of the weights and of the gradient reduction
   int pp_;
   std::int64_t mbs_;
   std::vector<std::vector<int>> stage_groups_;                // per stage: its groups in forward order
@@ -512,7 +568,10 @@ class TrainStepBuilder {
   std::vector<std::vector<OpVertex>> fwd_;                    // per micro-batch: forward vertices
   std::vector<std::vector<std::vector<OpVertex>>> dx_;        // per micro-batch: input-gradient vertices
   std::map<int, OpVertex> gathers_;                           // the current pass's ZeRO-3 gathers
-  std::vector<Bucket> buckets_;                               // per stage
+  std::map<int, OpVertex> ready_;                             // … and their copy-outs
+  std::map<int, OpVertex> root_gather_, root_ready_;          // per stage: FSDP2's root unit, per step
+  std::map<int, double> reduced_elements_;                    // per stage: gradients all-reduced
+  std::vector<Bucket> buckets_, root_buckets_;                // per stage (root: FSDP2's root unit)
   std::vector<int> bucket_index_;
   std::vector<std::vector<OpVertex>> bucket_vertices_;        // per stage: every gradient collective
   std::vector<std::vector<OpVertex>> last_producers_;         // per stage: the last micro-batch's gradient ops
