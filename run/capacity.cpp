@@ -10,7 +10,7 @@ namespace hwsim {
 
 // A language-model run must hold its weights, KV cache and activations in the device's main
 // memory; any other workload at least the inputs and outputs of each of its ops.
-void check_capacity(const DeviceInfo& device, const Workload& workload) {
+void check_capacity(const DeviceInfo& device, const Workload& workload, const DeviceParts* parts) {
   double capacity = device.main_memory().bytes;
   if (!workload.stage_footprint.empty()) {  // a training job on one device
     const DeviceFootprint& f = workload.stage_footprint.front();
@@ -27,9 +27,10 @@ void check_capacity(const DeviceInfo& device, const Workload& workload) {
   }
   if (workload.llm) {
     const LlmFacts& f = *workload.llm;
-    if (footprint_bytes(f, f.batch, f.context) > capacity)
+    double need = footprint_bytes(f, f.batch, f.context);
+    if (need > capacity)
       workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " +
-                     fit_advice(workload, capacity));
+                     fit_advice(workload, capacity) + (parts ? "; " + parts->parts_advice(need) : ""));
     return;
   }
   if (device.static_memory_plan) return;  // the device places tensors itself and refuses what does not fit
