@@ -12,6 +12,13 @@ namespace {
 
 double padded_rows(double rows, const SpatialChip& chip) { return std::ceil(rows / chip.tile_rows) * chip.tile_rows; }
 
+// Matrix FLOP/s an op gets: every core of its chips (ops run one at a time, so the cores beside those
+// holding its weights are free; the weights reach them over the NoC, which a compute-bound op reuses
+// many times), at the matrix efficiency.
+double compute_rate(const OpPlacement& p, DType math, const SpatialChip& chip) {
+  return p.chips * chip.cores() * chip.core_matrix_rate(math) * chip.matrix_efficiency;
+}
+
 // The op's cores, their SRAM rate, and the NoC traversal of `activation_bytes` over its region.
 void spread(SpatialWork& w, const OpPlacement& p, double activation_bytes, const SpatialChip& chip) {
   w.cores = p.cores;
@@ -48,8 +55,7 @@ SpatialWork lower_gemm(const GemmOp& g, const OpPlacement& p, double previous_la
   spread(w, p, in + out, chip);
   links(w, p, previous_last_chip, in, out, chip);
   w.flops = 2 * m * n * k * groups;
-  double rate = p.cores * chip.core_matrix_rate(math) * chip.matrix_efficiency;
-  w.compute_seconds = 2 * padded_rows(m, chip) * n * k * groups / rate;
+  w.compute_seconds = 2 * padded_rows(m, chip) * n * k * groups / compute_rate(p, math, chip);
   (p.resident || p.weight_bytes <= 0 ? w.sram_bytes : w.dram_bytes) += p.weight_bytes;
   w.sram_bytes += in + out;
   w.dram_rate = p.chips * chip.dram_bandwidth * chip.dram_efficiency;
@@ -77,7 +83,7 @@ SpatialWork lower_attention(const AttentionOp& a, const OpPlacement& p, double p
   DType math = chip.math_dtype(a.dtype, a.dtype);
   w.flops = 4 * pairs * double(a.head_dim);
   double padding = padded_rows(double(a.q_len), chip) / double(a.q_len);
-  w.compute_seconds = w.flops * padding / (p.cores * chip.core_matrix_rate(math) * chip.matrix_efficiency);
+  w.compute_seconds = w.flops * padding / compute_rate(p, math, chip);
   w.peak_flop_rate = chip.chips * chip.cores() * chip.core_matrix_rate(math);
   w.dtype = std::string(dtype_name(math));
   w.config = fmt::format("attention over {} keys on {} cores, KV {} B from {}", a.kv_len, p.cores, kv,

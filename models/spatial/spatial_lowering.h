@@ -1,8 +1,10 @@
 #pragma once
 // One placed op → the work a spatial deployment runs (pure, deterministic):
-// - compute on the cores the op is spread over: a GEMM (and attention's two products) on the matrix
-//   engines in the math dtype (SpatialChip::math_dtype), M padded up to the engine's tile rows, at
-//   spatial.matrix.efficiency; elementwise, norms and fused epilogues on the vector engines;
+// - compute: a GEMM (and attention's two products) on the matrix engines of every core of the op's
+//   chips (ops run one at a time, so the cores beside those holding its weights are free; the weights
+//   reach them over the NoC), in the math dtype (SpatialChip::math_dtype), M padded up to the engine's
+//   tile rows, at spatial.matrix.efficiency; elementwise, norms and fused epilogues on the vector
+//   engines of the cores the op is spread over;
 // - SRAM: resident weights and every activation are read and written at the op's cores' SRAM
 //   bandwidth; streamed weights cross DRAM at the op's chips' DRAM bandwidth × efficiency; the KV
 //   cache lives in DRAM when the chip has it (tt-metal), else in SRAM;
