@@ -44,7 +44,11 @@ OpGraph gemm_chain(int n, double bytes, std::vector<OpVertex>& order) {
     op.name = "gemm" + std::to_string(i);
     op.op_class = "gemm";
     std::int64_t k = 4096;
-    op.shape = GemmOp{.m = 1, .n = std::int64_t(bytes / 2 / double(k)), .k = k};
+    GemmOp gemm;
+    gemm.m = 1;
+    gemm.n = std::int64_t(bytes / 2 / double(k));
+    gemm.k = k;
+    op.shape = gemm;
     order.push_back(add_op(g, op, order.empty() ? std::vector<OpVertex>{} : std::vector<OpVertex>{order.back()}));
   }
   return g;
