@@ -57,6 +57,6 @@ TEST_CASE("validation: Tenstorrent TTFT (a known miss), judged, MAPE <= 70 %") {
 
 // Today 15.9 %: bf16 and bfp8_b at LoFi, HiFi2 and HiFi4, 4096^3 to 16384^3, within 26 % (HiFi4 the worst:
 // one efficiency fitted at HiFi2 for every fidelity).
-TEST_CASE("validation: Wormhole n150 GEMMs (bf16, bfp8_b; three fidelities), judged, MAPE <= 18 %") {
+TEST_CASE("validation: Wormhole n150 GEMMs (bf16 and bfp8_b at three fidelities), judged, MAPE <= 18 %") {
   gate("--where chip=tt_wormhole_n150 --kind gemm", 18);
 }
