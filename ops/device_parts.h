@@ -13,7 +13,7 @@ class DeviceParts {
  public:
   virtual ~DeviceParts() = default;
   // One clause for a refusal: how many parts would hold `bytes` of main memory, and how to ask for
-  // them ("71 chips of 230 MB hold it (1 given): --set spatial.chips=71").
+  // them ("71 chips of 230 MB hold it (1 given)", and the option that sets the count).
   virtual std::string parts_advice(double bytes) const = 0;
 };
 

@@ -38,10 +38,11 @@ void check_capacity(const DeviceInfo& device, const Workload& workload, const De
     for (OpVertex v : execution_order(step.graph)) {
       double bytes = op_min_bytes(step.graph[v]);
       if (bytes > capacity)
-        workload_error(fmt::format("workload '{}' does not fit {}: {} reads and writes {} of tensors, the {} holds {}",
+        workload_error(fmt::format("workload '{}' does not fit {}: {} reads and writes {} of tensors, the {} holds {}{}",
                                    workload.spec, device.name, step.graph[v].name,
                                    format_quantity(bytes, Dimension::bytes), device.main_memory().name,
-                                   format_quantity(capacity, Dimension::bytes)));
+                                   format_quantity(capacity, Dimension::bytes),
+                                   parts ? "; " + parts->parts_advice(bytes) : ""));
     }
 }
 

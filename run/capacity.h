@@ -11,7 +11,7 @@ namespace hwsim {
 
 // On one device: a training job's footprint; a language model's (weights, KV cache, activations);
 // any other workload, each op's inputs and outputs (unless the device plans its own memory). `parts`:
-// the device's parts capability (ops/device_parts.h), whose count a language model's refusal names.
+// the device's parts capability (ops/device_parts.h), whose count a refusal names.
 void check_capacity(const DeviceInfo& device, const Workload& workload, const DeviceParts* parts = nullptr);
 
 // On a system: ranks ≤ devices; a collective's buffer ≤ each rank's memory; each pipeline stage's

@@ -9,9 +9,9 @@
 namespace hwsim {
 namespace {
 
-// Bounds far above any shipped chip (a wafer's ~950 x 950 cores; Groq's 576-chip racks), keeping
-// products inside doubles' exact integers.
-constexpr double kMaxGridSide = 4096, kMaxChips = 1 << 16, kMaxNocs = 16;
+// Bounds far above any shipped chip (a wafer's ~950 x 950 cores; the chips' bound is
+// SpatialChip::kMaxChips), keeping products inside doubles' exact integers.
+constexpr double kMaxGridSide = 4096, kMaxNocs = 16;
 
 // The dtypes a core's matrix engine may name a rate for.
 constexpr DType kMatrixDTypes[] = {DType::fp32, DType::bf16, DType::fp16, DType::fp8, DType::int8, DType::int4};
@@ -20,7 +20,7 @@ constexpr DType kMatrixDTypes[] = {DType::fp32, DType::bf16, DType::fp16, DType:
 // models/memory/main_memory_params.cpp). Sources of the values are in the chip files.
 const ParamRegistration spatial_params({"spatial"}, {
     count_param("spatial.chips", "chips of the deployment the model is laid over (a card's ASICs, a rack's "
-                "chips); a model their memory cannot hold is refused with the count it needs").at_most(kMaxChips)
+                "chips); a model their memory cannot hold is refused with the count it needs").at_most(SpatialChip::kMaxChips)
         .defaults_to("1"),
     choice_param("spatial.chip_parallel", {"pipeline", "tensor"}, "how the model is laid over the chips: "
                  "pipeline (layers chip after chip, activations hop between them: Groq, Cerebras) or tensor "

@@ -25,6 +25,10 @@ class Config;
 enum class ChipParallel { pipeline, tensor };
 
 struct SpatialChip {
+  // The most chips a deployment may have (spatial.chips' bound): far above any shipped deployment
+  // (Groq's 576-chip racks), keeping products of chips and cores inside doubles' exact integers.
+  static constexpr double kMaxChips = 1 << 16;
+
   std::string name;
   double chips = 1;                       // chips of the deployment (a card's ASICs, a rack's chips)
   ChipParallel parallel = ChipParallel::pipeline;
@@ -49,6 +53,8 @@ struct SpatialChip {
   double cores() const { return grid_rows * grid_cols; }
   double sram_bytes() const { return cores() * sram_per_core; }  // one chip
   bool has_dram() const { return dram_bytes > 0; }
+  // One chip's main memory: its DRAM where it has any, else its SRAM.
+  double main_memory_bytes() const { return has_dram() ? dram_bytes : sram_bytes(); }
   // The dtype the matrix engine multiplies `a` x `b` in: a weight-only format (b narrower) at its own
   // rate where native (Tenstorrent's bfp4/bfp8 set the LoFi fidelity), else a's, else bf16.
   DType math_dtype(DType a, DType b) const;

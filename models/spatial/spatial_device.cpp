@@ -6,9 +6,6 @@
 // SpatialMachine one after another; one WorkRecord per op. The capacity check is the runner's, against
 // the deployment's main memory (DRAM where the chips have it, else their SRAM); a model that does not
 // fit is told how many chips would hold it (the DeviceParts capability).
-#include <algorithm>
-#include <cmath>
-#include <fmt/format.h>
 
 #include "models/spatial/spatial_chip.h"
 #include "models/spatial/spatial_lowering.h"
@@ -22,9 +19,6 @@
 
 namespace hwsim {
 namespace {
-
-// The main memory of one chip: its DRAM, else its SRAM.
-double chip_memory(const SpatialChip& chip) { return chip.has_dram() ? chip.dram_bytes : chip.sram_bytes(); }
 
 DeviceInfo describe(const SpatialChip& chip) {
   double cores = chip.chips * chip.cores();
@@ -60,11 +54,7 @@ class SpatialDevice : public Device, public DeviceParts {
     return records;
   }
 
-  std::string parts_advice(double bytes) const override {
-    double each = chip_memory(chip_), count = std::max(1.0, std::ceil(bytes / each));
-    return fmt::format("{} chips of {} {} hold it ({} given): --set spatial.chips={}", count,
-                       format_quantity(each, Dimension::bytes), chip_.has_dram() ? "DRAM" : "SRAM", chip_.chips, count);
-  }
+  std::string parts_advice(double bytes) const override { return chips_advice(bytes, chip_); }
 
  private:
   SpatialChip chip_;

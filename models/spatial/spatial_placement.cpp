@@ -65,8 +65,15 @@ double op_weight_bytes(const Op& op, const SpatialChip& chip) {
   return double(g.n) * double(g.k) * double(g.groups) * chip.weight_bytes_per_element(g.b);
 }
 
-double chips_needed(double weight_bytes, const SpatialChip& chip) {
-  return std::max(1.0, std::ceil(weight_bytes / chip.sram_bytes()));
+std::string chips_advice(double bytes, const SpatialChip& chip) {
+  double each = chip.main_memory_bytes(), count = std::max(1.0, std::ceil(bytes / each));
+  std::string memory = chip.has_dram() ? "DRAM" : "SRAM";
+  if (count > SpatialChip::kMaxChips)
+    return fmt::format("{} chips of {} {} would hold it, more than spatial.chips allows ({}): give each chip more {} "
+                       "({})", count, format_quantity(each, Dimension::bytes), memory, SpatialChip::kMaxChips, memory,
+                       chip.has_dram() ? "spatial.dram.size" : "spatial.core.sram");
+  return fmt::format("{} chips of {} {} hold it ({} given): --set spatial.chips={}", count,
+                     format_quantity(each, Dimension::bytes), memory, chip.chips, count);
 }
 
 StepPlacement place_step(const OpGraph& graph, const std::vector<OpVertex>& order, const SpatialChip& chip) {
@@ -82,10 +89,8 @@ StepPlacement place_step(const OpGraph& graph, const std::vector<OpVertex>& orde
   }
   if (s.streamed_bytes > 0 && !chip.has_dram())
     workload_error(fmt::format("{}: the step's weights ({}) do not fit the SRAM of {} chip(s) ({}) and the chip has no "
-                               "DRAM to stream them from: it needs {} chips (--set spatial.chips={})",
-                               chip.name, format_quantity(total, Dimension::bytes), chip.chips,
-                               format_quantity(capacity, Dimension::bytes), chips_needed(total, chip),
-                               chips_needed(total, chip)));
+                               "DRAM to stream them from: {}", chip.name, format_quantity(total, Dimension::bytes),
+                               chip.chips, format_quantity(capacity, Dimension::bytes), chips_advice(total, chip)));
   double offset = 0, streamed_offset = 0;
   for (std::size_t i = 0; i < s.ops.size(); ++i) {  // second pass: cores and chips
     OpPlacement& p = s.ops[i];

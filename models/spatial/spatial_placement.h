@@ -16,6 +16,7 @@
 //   every op on every chip, each holding (or streaming) 1/chips of its weights.
 // SRAM also holds the KV cache and activations on a chip without DRAM; the runner's capacity check
 // counts them against the deployment's SRAM (DeviceInfo's main memory), this placement the weights.
+#include <string>
 #include <vector>
 
 #include "models/spatial/spatial_chip.h"
@@ -43,7 +44,9 @@ double op_weight_bytes(const Op& op, const SpatialChip& chip);
 // not fit a deployment without DRAM, naming the chips it would need.
 StepPlacement place_step(const OpGraph& graph, const std::vector<OpVertex>& order, const SpatialChip& chip);
 
-// The fewest chips whose SRAM holds `weight_bytes` (the capacity check's answer).
-double chips_needed(double weight_bytes, const SpatialChip& chip);
+// The clause a refusal ends with: how many chips of this kind's main memory (DRAM where it has any, else
+// SRAM) hold `bytes`, and how to ask for them ("71 chips of 230 MB SRAM hold it (1 given): --set
+// spatial.chips=71"); past spatial.chips' bound, the per-chip memory to raise instead.
+std::string chips_advice(double bytes, const SpatialChip& chip);
 
 }  // namespace hwsim
