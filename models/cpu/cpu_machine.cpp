@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/engine/traffic_window.h"
+#include "sim/record_head.h"
+
 namespace hwsim {
 
 std::shared_ptr<const RecordSchema> cpu_schema() {
@@ -34,11 +37,8 @@ void CpuMachine::start_transfer(double bytes, std::size_t level, double latency,
 }
 
 WorkRecord CpuMachine::run_op(const CpuWork& w, double step_start) {
-  auto& net = flows_.network();
   double start = sim_now();
-  net.advance_to(start);
-  std::vector<double> before;
-  for (ResourceId r : levels_) before.push_back(net.bytes_through(r));
+  TrafficWindow traffic(flows_.network(), levels_, start);
   wait(to_sc_time(w.overhead));
   pending_ = 1;
   timers_.after(w.compute_seconds, [this]() { part_done(); });
@@ -46,28 +46,14 @@ WorkRecord CpuMachine::run_op(const CpuWork& w, double step_start) {
   start_transfer(w.dram_bytes, 1, chip_.dram_latency, chip_.threads_dram_cap(w.threads));
   wait(op_done_);
   double end = sim_now();
-  net.advance_to(end);
-  std::vector<double> traffic;
-  for (std::size_t i = 0; i < levels_.size(); ++i) traffic.push_back(net.bytes_through(levels_[i]) - before[i]);
-  return record(w, start - step_start, end - step_start, traffic);
+  return record(w, start - step_start, end - step_start, traffic.since(flows_.network(), end));
 }
 
 // Breakdown: the overhead, then the arithmetic; memory = the time transfers outlasted it. The
 // roofline is DRAM's: min_bytes are the bytes that must cross it as lowered.
 WorkRecord CpuMachine::record(const CpuWork& w, double start, double end, const std::vector<double>& traffic) const {
-  WorkRecord r;
-  r.name = w.name;
-  r.op_class = w.op_class;
-  r.config = w.config;
-  r.dtype = w.dtype;
-  r.start = start;
-  r.end = end;
-  r.launch = w.overhead;
-  r.flops = w.flops;
+  WorkRecord r = record_head(w, start, end, schema_, traffic);
   r.min_bytes = w.min_bytes;
-  r.schema = schema_;
-  for (double t : traffic) r.traffic.push_back(t);
-  r.peak_flop_rate = w.peak_flop_rate;
   r.peak_memory_bandwidth = chip_.dram_bandwidth;
   double duration = end - start;
   r.breakdown.overhead = std::min(w.overhead, duration);

@@ -2,6 +2,9 @@
 
 #include <limits>
 
+#include "sim/engine/traffic_window.h"
+#include "sim/record_head.h"
+
 namespace hwsim {
 
 std::shared_ptr<const RecordSchema> mcu_schema(bool with_ext) {
@@ -43,11 +46,8 @@ void McuMachine::start_transfer(double bytes, Home home, double cap) {
 }
 
 WorkRecord McuMachine::run_op(const McuWork& w, double arena_bytes, double step_start) {
-  auto& net = flows_.network();
   double start = sim_now();
-  net.advance_to(start);
-  std::vector<double> before;
-  for (ResourceId r : levels_) before.push_back(net.bytes_through(r));
+  TrafficWindow traffic(flows_.network(), levels_, start);
   wait(to_sc_time(w.overhead));
   pending_ = 1;
   timers_.after(w.compute_seconds() + w.stall_seconds(), [this]() { part_done(); });
@@ -56,10 +56,7 @@ WorkRecord McuMachine::run_op(const McuWork& w, double arena_bytes, double step_
   if (w.weights_home != Home::sram) start_transfer(w.weight_traffic, w.weights_home, w.dma_rate);
   wait(op_done_);
   double end = sim_now();
-  net.advance_to(end);
-  std::vector<double> traffic;
-  for (std::size_t i = 0; i < levels_.size(); ++i) traffic.push_back(net.bytes_through(levels_[i]) - before[i]);
-  return record(w, start - step_start, end - step_start, traffic, arena_bytes);
+  return record(w, start - step_start, end - step_start, traffic.since(flows_.network(), end), arena_bytes);
 }
 
 WorkRecord McuMachine::run_invoke(double step_start) {
@@ -80,19 +77,8 @@ WorkRecord McuMachine::run_invoke(double step_start) {
 // NPU's MACs and the bytes its DMA moves.
 WorkRecord McuMachine::record(const McuWork& w, double start, double end, const std::vector<double>& traffic,
                               double arena_bytes) const {
-  WorkRecord r;
-  r.name = w.name;
-  r.op_class = w.op_class;
-  r.config = w.config;
-  r.dtype = w.dtype;
-  r.start = start;
-  r.end = end;
-  r.launch = w.overhead;
-  r.flops = w.flops;
+  WorkRecord r = record_head(w, start, end, schema_, traffic);
   r.min_bytes = w.min_bytes;
-  r.schema = schema_;
-  for (double t : traffic) r.traffic.push_back(t);
-  r.peak_flop_rate = w.peak_flop_rate;
   r.peak_memory_bandwidth = chip_.sram.bandwidth;  // the arena's memory: the roofline's
   double duration = end - start;
   r.breakdown.overhead = std::min(w.overhead, duration);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "sim/engine/traffic_window.h"
+#include "sim/record_head.h"
+
 namespace hwsim {
 
 std::shared_ptr<const RecordSchema> spatial_schema(bool dram) {
@@ -34,13 +37,10 @@ void SpatialMachine::start_transfer(double bytes, ResourceId resource, double ca
 }
 
 WorkRecord SpatialMachine::run_op(const SpatialWork& w, double step_start) {
-  auto& net = flows_.network();
   double start = sim_now();
-  net.advance_to(start);
-  std::vector<double> before;
-  for (ResourceId r : levels_) before.push_back(net.bytes_through(r));
+  TrafficWindow traffic(flows_.network(), levels_, start);
   wait(to_sc_time(w.overhead + w.noc_latency + w.c2c_latency));
-  net.advance_to(sim_now());
+  flows_.network().advance_to(sim_now());
   pending_ = 1;
   timers_.after(w.compute_seconds, [this]() { part_done(); });
   start_transfer(w.sram_bytes, levels_[0], w.sram_rate);
@@ -49,10 +49,7 @@ WorkRecord SpatialMachine::run_op(const SpatialWork& w, double step_start) {
   start_transfer(w.c2c_bytes, c2c_, w.c2c_rate);
   wait(op_done_);
   double end = sim_now();
-  net.advance_to(end);
-  std::vector<double> traffic;
-  for (std::size_t i = 0; i < levels_.size(); ++i) traffic.push_back(net.bytes_through(levels_[i]) - before[i]);
-  return record(w, start - step_start, end - step_start, traffic);
+  return record(w, start - step_start, end - step_start, traffic.since(flows_.network(), end));
 }
 
 // Breakdown: the overhead, the latencies (communication), then the arithmetic; memory = the time the
@@ -60,21 +57,10 @@ WorkRecord SpatialMachine::run_op(const SpatialWork& w, double step_start) {
 // bytes that must cross it as placed: streamed weights, the KV cache), else the deployment's SRAM.
 WorkRecord SpatialMachine::record(const SpatialWork& w, double start, double end,
                                   const std::vector<double>& traffic) const {
-  WorkRecord r;
-  r.name = w.name;
-  r.op_class = w.op_class;
-  r.config = w.config;
-  r.dtype = w.dtype;
-  r.start = start;
-  r.end = end;
-  r.launch = w.overhead;
-  r.flops = w.flops;
-  r.schema = schema_;
-  for (double t : traffic) r.traffic.push_back(t);
+  WorkRecord r = record_head(w, start, end, schema_, traffic);
   bool dram = chip_.has_dram();
   r.min_bytes = dram ? w.dram_bytes : w.sram_bytes;
   r.peak_memory_bandwidth = dram ? chip_.chips * chip_.dram_bandwidth : chip_.chips * chip_.cores() * chip_.sram_bandwidth;
-  r.peak_flop_rate = w.peak_flop_rate;
   double duration = end - start;
   r.breakdown.overhead = std::min(w.overhead, duration);
   r.breakdown.communication = std::min(w.noc_latency + w.c2c_latency, duration - r.breakdown.overhead);
