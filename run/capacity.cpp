@@ -31,7 +31,7 @@ std::vector<DeviceFootprint> as_held(const DeviceInfo& d, const Workload& w) {
 
 // A language-model run must hold its weights, KV cache and activations in the device's main
 // memory; any other workload at least the inputs and outputs of each of its ops.
-void check_capacity(const DeviceInfo& device, const Workload& workload) {
+void check_capacity(const DeviceInfo& device, const Workload& workload, const DeviceParts* parts) {
   double capacity = device.main_memory().bytes;
   if (!workload.stage_footprint.empty()) {  // a training job on one device
     const DeviceFootprint& f = workload.stage_footprint.front();
@@ -48,8 +48,10 @@ void check_capacity(const DeviceInfo& device, const Workload& workload) {
   }
   if (workload.llm) {
     LlmFacts f = as_held(device, *workload.llm);
-    if (footprint_bytes(f, f.batch, f.context) > capacity)
-      workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " + fit_advice(f, capacity));
+    double need = footprint_bytes(f, f.batch, f.context);
+    if (need > capacity)
+      workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " + fit_advice(f, capacity) +
+                     (parts ? "; " + parts->parts_advice(need) : ""));
     return;
   }
   if (device.static_memory_plan) return;  // the device places tensors itself and refuses what does not fit
@@ -57,10 +59,11 @@ void check_capacity(const DeviceInfo& device, const Workload& workload) {
     for (OpVertex v : execution_order(step.graph)) {
       double bytes = op_min_bytes(step.graph[v]);
       if (bytes > capacity)
-        workload_error(fmt::format("workload '{}' does not fit {}: {} reads and writes {} of tensors, the {} holds {}",
+        workload_error(fmt::format("workload '{}' does not fit {}: {} reads and writes {} of tensors, the {} holds {}{}",
                                    workload.spec, device.name, step.graph[v].name,
                                    format_quantity(bytes, Dimension::bytes), device.main_memory().name,
-                                   format_quantity(capacity, Dimension::bytes)));
+                                   format_quantity(capacity, Dimension::bytes),
+                                   parts ? "; " + parts->parts_advice(bytes) : ""));
     }
 }
 

@@ -4,13 +4,15 @@
 // where the workload has it, advice on a layout that would fit.
 #include "models/cluster/system_spec.h"
 #include "ops/device.h"
+#include "ops/device_parts.h"
 #include "workloads/workload.h"
 
 namespace hwsim {
 
 // On one device: a training job's footprint; a language model's (weights, KV cache, activations);
-// any other workload, each op's inputs and outputs (unless the device plans its own memory).
-void check_capacity(const DeviceInfo& device, const Workload& workload);
+// any other workload, each op's inputs and outputs (unless the device plans its own memory). `parts`:
+// the device's parts capability (ops/device_parts.h), whose count a refusal names.
+void check_capacity(const DeviceInfo& device, const Workload& workload, const DeviceParts* parts = nullptr);
 
 // On a system: ranks ≤ devices; a collective's buffer ≤ each rank's memory; each pipeline stage's
 // footprint ≤ its devices' memory (a layout without per-stage footprints: check_capacity per rank).

@@ -40,7 +40,7 @@ class SingleRunner : public Runner {
     auto device = make_device(request.chip);
     const DeviceInfo& info = device->info();
     check_schema(info);
-    check_capacity(info, workload);
+    check_capacity(info, workload, device_parts(*device));
     RunCollector collector(workload, info, request.streams, {1.0});
     StepRunner runner("runner", StepExecutor({device.get()}), workload, framework_for(workload.framework, info),
                       [&](StepResult&& step) { collector.add_step(std::move(step)); });

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "sim/record_basis.h"
+#include "sim/engine/traffic_window.h"
+#include "sim/record_head.h"
 
 namespace hwsim {
 
@@ -36,11 +37,8 @@ void CpuMachine::start_transfer(double bytes, std::size_t level, double latency,
 }
 
 WorkRecord CpuMachine::run_op(const CpuWork& w, double step_start) {
-  auto& net = flows_.network();
   double start = sim_now();
-  net.advance_to(start);
-  std::vector<double> before;
-  for (ResourceId r : levels_) before.push_back(net.bytes_through(r));
+  TrafficWindow traffic(flows_.network(), levels_, start);
   wait(to_sc_time(w.overhead));
   pending_ = 1;
   timers_.after(w.compute_seconds, [this]() { part_done(); });
@@ -48,19 +46,19 @@ WorkRecord CpuMachine::run_op(const CpuWork& w, double step_start) {
   start_transfer(w.dram_bytes, 1, chip_.dram_latency, chip_.threads_dram_cap(w.threads));
   wait(op_done_);
   double end = sim_now();
-  net.advance_to(end);
-  std::vector<double> traffic;
-  for (std::size_t i = 0; i < levels_.size(); ++i) traffic.push_back(net.bytes_through(levels_[i]) - before[i]);
-  return record(w, start - step_start, end - step_start, traffic);
+  return record(w, start - step_start, end - step_start, traffic.since(flows_.network(), end));
 }
 
 // Breakdown: the overhead, then the arithmetic; memory = the time transfers outlasted it. The
 // roofline is DRAM's: min_bytes are the bytes that must cross it as lowered.
 WorkRecord CpuMachine::record(const CpuWork& w, double start, double end, const std::vector<double>& traffic) const {
-  RecordBasis basis{w.name,     w.op_class,        w.config,         w.dtype,          w.flops,
-                    w.min_bytes, w.overhead,       w.compute_seconds, w.peak_flop_rate, chip_.dram_bandwidth};
-  WorkRecord r = basic_record(basis, start, end, schema_, traffic);
+  WorkRecord r = record_head(w, start, end, schema_, traffic);
+  r.min_bytes = w.min_bytes;
+  r.peak_memory_bandwidth = chip_.dram_bandwidth;
   double duration = end - start;
+  r.breakdown.overhead = std::min(w.overhead, duration);
+  r.breakdown.compute = std::min(w.compute_seconds, duration - r.breakdown.overhead);
+  r.breakdown.memory = std::max(0.0, duration - r.breakdown.overhead - r.breakdown.compute);
   double busy = duration - r.breakdown.overhead;
   r.details = {w.engine == "simd" ? 0.0 : 1.0, w.threads, busy > 0 ? w.flops / busy / 1e9 : 0};
   r.energy_parts.push_back((chip_.idle_watts + chip_.core_watts * w.threads) * duration);

@@ -2,7 +2,8 @@
 
 #include <limits>
 
-#include "sim/record_basis.h"
+#include "sim/engine/traffic_window.h"
+#include "sim/record_head.h"
 
 namespace hwsim {
 
@@ -45,11 +46,8 @@ void McuMachine::start_transfer(double bytes, Home home, double cap) {
 }
 
 WorkRecord McuMachine::run_op(const McuWork& w, double arena_bytes, double step_start) {
-  auto& net = flows_.network();
   double start = sim_now();
-  net.advance_to(start);
-  std::vector<double> before;
-  for (ResourceId r : levels_) before.push_back(net.bytes_through(r));
+  TrafficWindow traffic(flows_.network(), levels_, start);
   wait(to_sc_time(w.overhead));
   pending_ = 1;
   timers_.after(w.compute_seconds() + w.stall_seconds(), [this]() { part_done(); });
@@ -58,10 +56,7 @@ WorkRecord McuMachine::run_op(const McuWork& w, double arena_bytes, double step_
   if (w.weights_home != Home::sram) start_transfer(w.weight_traffic, w.weights_home, w.dma_rate);
   wait(op_done_);
   double end = sim_now();
-  net.advance_to(end);
-  std::vector<double> traffic;
-  for (std::size_t i = 0; i < levels_.size(); ++i) traffic.push_back(net.bytes_through(levels_[i]) - before[i]);
-  return record(w, start - step_start, end - step_start, traffic, arena_bytes);
+  return record(w, start - step_start, end - step_start, traffic.since(flows_.network(), end), arena_bytes);
 }
 
 WorkRecord McuMachine::run_invoke(double step_start) {
@@ -82,11 +77,13 @@ WorkRecord McuMachine::run_invoke(double step_start) {
 // NPU's MACs and the bytes its DMA moves.
 WorkRecord McuMachine::record(const McuWork& w, double start, double end, const std::vector<double>& traffic,
                               double arena_bytes) const {
-  RecordBasis basis{w.name,     w.op_class,  w.config,           w.dtype,          w.flops,
-                    w.min_bytes, w.overhead, w.compute_seconds(), w.peak_flop_rate,
-                    chip_.sram.bandwidth};  // the arena's memory: the roofline's
-  WorkRecord r = basic_record(basis, start, end, schema_, traffic);
+  WorkRecord r = record_head(w, start, end, schema_, traffic);
+  r.min_bytes = w.min_bytes;
+  r.peak_memory_bandwidth = chip_.sram.bandwidth;  // the arena's memory: the roofline's
   double duration = end - start;
+  r.breakdown.overhead = std::min(w.overhead, duration);
+  r.breakdown.compute = std::min(w.compute_seconds(), duration - r.breakdown.overhead);
+  r.breakdown.memory = std::max(0.0, duration - r.breakdown.overhead - r.breakdown.compute);
   double cycles = duration * w.clock_hz;
   bool npu = w.engine == Engine::npu;
   r.details = {npu ? 0.0 : 1.0, w.macs,         cycles,         cycles > 0 ? w.macs / cycles : 0,

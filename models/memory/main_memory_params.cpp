@@ -1,6 +1,7 @@
 // Keys every chip with device memory (HBM) shares, and those of the power limit and idle power
 // every chip with one shares, whatever its kind: declared once here, read by each kind's typed chip
-// (models/gpu/gpu_chip.cpp, models/systolic/systolic_chip.cpp, models/cpu/cpu_chip.cpp).
+// (models/gpu/gpu_chip.cpp, models/systolic/systolic_chip.cpp, models/cpu/cpu_chip.cpp,
+// models/spatial/spatial_chip.cpp: per chip).
 #include "sim/config/param.h"
 
 namespace hwsim {
@@ -16,7 +17,7 @@ const ParamRegistration main_memory_params({"gpu", "systolic"}, {
         .defaults_to("0 J").zero_allowed(),
 });
 
-const ParamRegistration power_limit_params({"gpu", "systolic", "cpu"}, {
+const ParamRegistration power_limit_params({"gpu", "systolic", "cpu", "spatial"}, {
     quantity_param("power.tdp", Dimension::power, "board (a CPU: package) power limit"),
     quantity_param("power.idle", Dimension::power, "board (a CPU: package) power with nothing running (clocks up)")
         .defaults_to("0 W").zero_allowed(),

@@ -50,10 +50,18 @@ const std::vector<std::string> kCpuWorkloads = {
     "gemm:M=1,N=4096,K=4096,dtype=fp32", "elementwise:op=rmsnorm,T=4096,D=4096,repeat=3",
     "attention:batch=8,heads=32,kv_heads=8,head_dim=128,q_len=1,kv_len=4096", "kws_dscnn"};
 
+// Spatial chips also as deployments of many chips (a pipeline over Groq's, tensor-parallel Wormholes).
+const std::vector<std::string> kSpatialWorkloads = {
+    "decode_llama8b", "prefill_llama8b", "generate_llama8b", "decode:model=llama3_1_8b,weights=int4,kv=int8,context=128",
+    "decode:model=llama3_1_8b,weights=int4,kv=int8,batch=32,context=128", "decode_llama8b --set spatial.chips=80",
+    "decode_llama70b --set spatial.chips=700", "gemm:M=4096,N=4096,K=4096,dtype=bf16",
+    "gemm:M=1,N=4096,K=4096,dtype=bf16", "elementwise:op=rmsnorm,T=4096,D=4096,repeat=3",
+    "attention:batch=8,heads=32,kv_heads=8,head_dim=128,q_len=1,kv_len=4096"};
+
 void check_chip(const std::string& chip) {
   const std::string kind = load_chip(chip, {}).kind();
   const auto& list = kind == "gpu" ? kGpuWorkloads : kind == "systolic" ? kTpuWorkloads
-                     : kind == "cpu"  ? kCpuWorkloads : kMcuWorkloads;
+                     : kind == "cpu"  ? kCpuWorkloads : kind == "spatial" ? kSpatialWorkloads : kMcuWorkloads;
   std::size_t ran = 0;
   for (const auto& w : list) ran += check_run("--chip " + chip + " -w " + w);
   CHECK_MESSAGE(ran * 2 >= list.size(), chip << " ran only " << ran << " of " << list.size());
@@ -92,6 +100,11 @@ HWSIM_CHIP_CASE("apple_m2_max_cpu")
 HWSIM_CHIP_CASE("jetson_agx_orin")
 HWSIM_CHIP_CASE("apple_m2_ultra_gpu")
 HWSIM_CHIP_CASE("apple_m2_max_gpu")
+HWSIM_CHIP_CASE("groq_lpu")
+HWSIM_CHIP_CASE("tt_wormhole_n150")
+HWSIM_CHIP_CASE("tt_wormhole_n300")
+HWSIM_CHIP_CASE("tt_blackhole_p150")
+HWSIM_CHIP_CASE("cerebras_wse3")
 
 TEST_CASE("invariants: every shipped chip has its case") {
   const std::set<std::string> tested = {"a100", "b200", "gb200", "h100", "h200", "l40s", "mi300x", "mi325x", "rtx4090",
@@ -99,7 +112,8 @@ TEST_CASE("invariants: every shipped chip has its case") {
                                         "cortex_m7_stm32h7", "cortex_m85", "cortex_m4_stm32l4r5", "cortex_m33_stm32u575",
                                         "xeon_8480", "threadripper_7960x", "graviton3", "apple_m2_ultra_cpu",
                                         "apple_m2_pro_cpu", "apple_m2_max_cpu", "jetson_agx_orin", "apple_m2_ultra_gpu",
-                                        "apple_m2_max_gpu"};
+                                        "apple_m2_max_gpu", "groq_lpu", "tt_wormhole_n150", "tt_wormhole_n300",
+                                        "tt_blackhole_p150", "cerebras_wse3"};
   for (const auto& chip : shipped_chips()) CHECK_MESSAGE(tested.count(chip), chip << " has no invariants case");
 }
 
