@@ -71,9 +71,25 @@ void StepExecutor::run_segment(State& st, int stage, const std::vector<OpVertex>
   for (OpVertex v : segment) st.segment_of[v] = 0, st.finish(v);
 }
 
+namespace {
+// Adds `joules` the device draws at rest to a record's energy, in its "static" part where it has
+// parts (they must sum to the energy: a record whose parts name none keeps its energy).
+void charge_static(WorkRecord& r, double joules) {
+  if (joules <= 0) return;
+  if (!r.energy_parts.empty()) {
+    if (!r.schema) return;
+    const auto& names = r.schema->energy_parts;
+    auto it = std::find(names.begin(), names.end(), "static");
+    if (it == names.end()) return;
+    r.energy_parts[std::size_t(it - names.begin())] += joules;
+  }
+  r.energy += joules;
+}
+}  // namespace
+
 // Device work that overlapped detached collectives of its stage ran on the compute units they left
 // (collective.compute_share): the segment ends later by share / (1 − share) of the overlap, its
-// records stretched evenly, the extra counted as overhead (their energy is not re-priced).
+// records stretched evenly, the extra counted as overhead and charged the device's idle power.
 void StepExecutor::share_with_collectives(State& st, int stage, double begin, std::vector<WorkRecord>& records) {
   const double share = links_.system ? links_.system->tuning.compute_share : 0;
   const double end = sim_now(), seconds = end - begin;
@@ -84,10 +100,12 @@ void StepExecutor::share_with_collectives(State& st, int stage, double begin, st
   if (overlap <= 0) return;
   const double extra = std::min(overlap, seconds) * share / (1 - share), stretch = (seconds + extra) / seconds;
   sc_core::wait(to_sc_time(extra));
+  const double idle = devices_[std::size_t(stage)]->info().idle_power;
   for (WorkRecord& r : records) {
     const double before = r.end - r.start;
     r.start *= stretch, r.end *= stretch;
     r.breakdown.overhead += (r.end - r.start) - before;
+    charge_static(r, idle * ((r.end - r.start) - before));
   }
 }
 
