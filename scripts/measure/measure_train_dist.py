@@ -40,7 +40,9 @@ gradient all-reduce / reduce-scatter, all-gathers kept) as a bound on the expose
 (FSDP2: the sharded parameters then get no gradient, so AdamW skips them and that step also lacks
 the optimizer);
 torch.profiler (CUDA activity) over 2 steps on rank 0 (NCCL kernels in category `comm`; they
-overlap compute, so the category sums can exceed the step); then the same model, batch and
+overlap compute, so the category sums can exceed the step), then 2 steps with CPU activity alone
+(`profile.host`: kernel launches, operator calls and their host time per step, the top operators
+and wrapper scopes by self CPU time, for a host timeline); then the same model, batch and
 sequence as a plain single-GPU step of measure_train.py (autocast bf16, fp32 master weights, no
 wrapper) on every rank at once, as a same-machine baseline.
 """
@@ -281,6 +283,40 @@ def categorize(name):
     return "comm" if "nccl" in n else mt.categorize(name)
 
 
+def host_profile(tr):
+    """The host's side of PROFILE_STEPS steps (rank 0, CPU activity only): what a host timeline would
+    need. Per step: kernel launches (cudaLaunchKernel / cuLaunchKernelEx calls) and their host time,
+    operator calls dispatched (aten:: and c10d::), the host wall time, and the top operators and
+    Python-level wrapper scopes (FSDP::, DDP reducer) by self CPU time."""
+    from torch.profiler import profile, ProfilerActivity
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    with profile(activities=[ProfilerActivity.CPU]) as p:
+        for _ in range(PROFILE_STEPS):
+            tr.step()
+        torch.cuda.synchronize()
+    wall = time.perf_counter() - t0
+    launches = launch_us = aten = aten_self = 0.0
+    rows = []
+    for e in p.key_averages():
+        n, cnt, self_us = e.key, e.count, e.self_cpu_time_total
+        if "LaunchKernel" in n:
+            launches += cnt
+            launch_us += self_us
+        if n.startswith("aten::") or n.startswith("c10d::"):
+            aten += cnt
+            aten_self += self_us
+        rows.append((n, cnt, self_us))
+    rows.sort(key=lambda r: -r[2])
+    per = PROFILE_STEPS
+    return dict(steps=per, host_wall_ms_per_step=round(wall / per * 1e3, 3),
+                kernel_launches_per_step=launches / per, launch_self_us_per_step=round(launch_us / per, 1),
+                operator_calls_per_step=aten / per, operator_self_us_per_step=round(aten_self / per, 1),
+                note="CPU-activity profile (profiler overhead included: wall is an upper bound)",
+                top_self_cpu=[dict(name=n[:200], count_per_step=c / per, self_us_per_step=round(u / per, 1))
+                              for n, c, u in rows[:TOPK]])
+
+
 def summarize_profile(agg, steps):
     cats = {k: dict(total_us=0.0, count=0) for k in mt.CATEGORIES + ["comm"]}
     for name, (cnt, us) in agg.items():
@@ -365,8 +401,9 @@ def measure(name, c, B, S, strategy, ckpt, sampler, max_sm):
                 d[0] += 1
                 d[1] += ev.time_range.end - ev.time_range.start
         prof = summarize_profile(agg, PROFILE_STEPS)
+        prof["host"] = host_profile(tr)
     else:
-        for _ in range(PROFILE_STEPS):
+        for _ in range(2 * PROFILE_STEPS):  # the CUDA profile's steps, then host_profile's
             tr.step()
         torch.cuda.synchronize()
     loss_last, loss_first = loss.item(), loss_first.item()
