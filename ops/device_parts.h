@@ -15,9 +15,13 @@ class DeviceParts {
   // One clause for a refusal: how many parts would hold `bytes` of main memory, and how to ask for
   // them ("71 chips of 230 MB hold it (1 given)", and the option that sets the count).
   virtual std::string parts_advice(double bytes) const = 0;
+  // A device that deploys as many parts as its workload needs (a spatial chip's spatial.fit_chips)
+  // grows to the fewest whose memory holds `bytes` and returns true; its info() changes with it.
+  // Called before the device runs. False: the count is fixed, or no allowed count holds `bytes`.
+  virtual bool fit_parts(double /*bytes*/) { return false; }
 };
 
 // The device's parts capability, or null when it has none.
-inline const DeviceParts* device_parts(const Device& device) { return dynamic_cast<const DeviceParts*>(&device); }
+inline DeviceParts* device_parts(Device& device) { return dynamic_cast<DeviceParts*>(&device); }
 
 }  // namespace hwsim

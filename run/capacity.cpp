@@ -27,15 +27,20 @@ std::vector<DeviceFootprint> as_held(const DeviceInfo& d, const Workload& w) {
   for (DeviceFootprint& f : out) f.weights += scale_bytes(d, dtype, f.quantised_weights);
   return out;
 }
+
+// Whether `need` bytes fit: the device's main memory holds them, or the device grew its parts to.
+bool holds(const DeviceInfo& device, DeviceParts* parts, double need) {
+  return need <= device.main_memory().bytes || (parts && parts->fit_parts(need));
+}
 }  // namespace
 
 // A language-model run must hold its weights, KV cache and activations in the device's main
 // memory; any other workload at least the inputs and outputs of each of its ops.
-void check_capacity(const DeviceInfo& device, const Workload& workload, const DeviceParts* parts) {
+void check_capacity(const DeviceInfo& device, const Workload& workload, DeviceParts* parts) {
   double capacity = device.main_memory().bytes;
   if (!workload.stage_footprint.empty()) {  // a training job on one device
     const DeviceFootprint& f = workload.stage_footprint.front();
-    if (f.total() > capacity)
+    if (!holds(device, parts, f.total()))
       workload_error(fmt::format("workload '{}' does not fit {}: it holds {} (weights {}, gradients {}, optimizer {}, "
                                  "activations {}), the {} holds {}{}{}",
                                  workload.spec, device.name, format_quantity(f.total(), Dimension::bytes),
@@ -49,7 +54,7 @@ void check_capacity(const DeviceInfo& device, const Workload& workload, const De
   if (workload.llm) {
     LlmFacts f = as_held(device, *workload.llm);
     double need = footprint_bytes(f, f.batch, f.context);
-    if (need > capacity)
+    if (!holds(device, parts, need))
       workload_error("workload '" + workload.spec + "' does not fit " + device.name + ": " + fit_advice(f, capacity) +
                      (parts ? "; " + parts->parts_advice(need) : ""));
     return;
@@ -58,11 +63,11 @@ void check_capacity(const DeviceInfo& device, const Workload& workload, const De
   for (const auto& step : workload.steps)
     for (OpVertex v : execution_order(step.graph)) {
       double bytes = op_min_bytes(step.graph[v]);
-      if (bytes > capacity)
+      if (!holds(device, parts, bytes))
         workload_error(fmt::format("workload '{}' does not fit {}: {} reads and writes {} of tensors, the {} holds {}{}",
                                    workload.spec, device.name, step.graph[v].name,
                                    format_quantity(bytes, Dimension::bytes), device.main_memory().name,
-                                   format_quantity(capacity, Dimension::bytes),
+                                   format_quantity(device.main_memory().bytes, Dimension::bytes),
                                    parts ? "; " + parts->parts_advice(bytes) : ""));
     }
 }

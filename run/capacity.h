@@ -11,8 +11,9 @@ namespace hwsim {
 
 // On one device: a training job's footprint; a language model's (weights, KV cache, activations);
 // any other workload, each op's inputs and outputs (unless the device plans its own memory). `parts`:
-// the device's parts capability (ops/device_parts.h), whose count a refusal names.
-void check_capacity(const DeviceInfo& device, const Workload& workload, const DeviceParts* parts = nullptr);
+// the device's parts capability (ops/device_parts.h): a device that sizes itself grows to hold the
+// workload (its `device` info changes with it); otherwise a refusal names the count that would.
+void check_capacity(const DeviceInfo& device, const Workload& workload, DeviceParts* parts = nullptr);
 
 // On a system: ranks ≤ devices; a collective's buffer ≤ each rank's memory; each pipeline stage's
 // footprint ≤ its devices' memory (a layout without per-stage footprints: check_capacity per rank).

@@ -22,6 +22,9 @@ const ParamRegistration spatial_params({"spatial"}, {
     count_param("spatial.chips", "chips of the deployment the model is laid over (a card's ASICs, a rack's "
                 "chips); a model their memory cannot hold is refused with the count it needs").at_most(SpatialChip::kMaxChips)
         .defaults_to("1"),
+    bool_param("spatial.fit_chips", "deploy over as many chips as the workload needs, as a compiler maps a model "
+               "onto the chips it fills (at least spatial.chips): the fewest whose memory holds it, the count the "
+               "capacity check's refusal would name").defaults_to("false"),
     choice_param("spatial.chip_parallel", {"pipeline", "tensor"}, "how the model is laid over the chips: "
                  "pipeline (layers chip after chip, activations hop between them: Groq, Cerebras) or tensor "
                  "(every weighted op split over every chip, its output all-reduced: Tenstorrent n300, T3K)")
@@ -130,6 +133,7 @@ SpatialChip SpatialChip::from_config(const Config& c) {
   SpatialChip m;
   m.name = c.text("name");
   m.chips = c.number("spatial.chips");
+  m.fit_chips = c.flag("spatial.fit_chips");
   m.parallel = c.text("spatial.chip_parallel") == "tensor" ? ChipParallel::tensor : ChipParallel::pipeline;
   read_cores(c, m);
   read_dram(c, m);

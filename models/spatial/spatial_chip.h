@@ -31,6 +31,7 @@ struct SpatialChip {
 
   std::string name;
   double chips = 1;                       // chips of the deployment (a card's ASICs, a rack's chips)
+  bool fit_chips = false;                // spatial.fit_chips: as many chips as the workload needs, at least `chips`
   ChipParallel parallel = ChipParallel::pipeline;
   double grid_rows = 1, grid_cols = 1;    // cores per chip = rows x cols
   bool torus = false;                     // the NoC wraps around (else a 2-D mesh)

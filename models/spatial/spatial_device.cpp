@@ -56,6 +56,16 @@ class SpatialDevice : public Device, public DeviceParts {
 
   std::string parts_advice(double bytes) const override { return chips_advice(bytes, chip_); }
 
+  // With spatial.fit_chips, the deployment grows to the chips that hold `bytes`, before it runs.
+  bool fit_parts(double bytes) override {
+    double count = chips_to_hold(bytes, chip_);
+    if (!chip_.fit_chips || count <= chip_.chips || count > SpatialChip::kMaxChips) return false;
+    chip_.chips = count;
+    info_ = describe(chip_);
+    machine_.set_chips(count);
+    return true;
+  }
+
  private:
   SpatialChip chip_;
   DeviceInfo info_;

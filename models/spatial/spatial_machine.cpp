@@ -20,10 +20,27 @@ SpatialMachine::SpatialMachine(sc_core::sc_module_name name, const SpatialChip& 
     : sc_core::sc_module(name), chip_(chip), schema_(spatial_schema(chip.has_dram())), timers_("timers"),
       flows_("flows") {
   auto& net = flows_.network();
-  levels_.push_back(net.add_resource("sram", chip_.chips * chip_.cores() * chip_.sram_bandwidth));
-  if (chip_.has_dram()) levels_.push_back(net.add_resource("dram", chip_.chips * chip_.dram_bandwidth * chip_.dram_efficiency));
-  noc_ = net.add_resource("noc", chip_.chips * chip_.cores() * chip_.noc_link_bandwidth * chip_.noc_count);
-  c2c_ = net.add_resource("c2c", chip_.chips * chip_.c2c_bandwidth);
+  auto [sram, dram, noc, c2c] = capacities();
+  levels_.push_back(net.add_resource("sram", sram));
+  if (chip_.has_dram()) levels_.push_back(net.add_resource("dram", dram));
+  noc_ = net.add_resource("noc", noc);
+  c2c_ = net.add_resource("c2c", c2c);
+}
+
+std::array<double, 4> SpatialMachine::capacities() const {
+  const double n = chip_.chips;
+  return {n * chip_.cores() * chip_.sram_bandwidth, n * chip_.dram_bandwidth * chip_.dram_efficiency,
+          n * chip_.cores() * chip_.noc_link_bandwidth * chip_.noc_count, n * chip_.c2c_bandwidth};
+}
+
+void SpatialMachine::set_chips(double chips) {
+  chip_.chips = chips;
+  auto [sram, dram, noc, c2c] = capacities();
+  auto& net = flows_.network();
+  net.set_capacity(levels_[0], sram);
+  if (chip_.has_dram()) net.set_capacity(levels_[1], dram);
+  net.set_capacity(noc_, noc);
+  net.set_capacity(c2c_, c2c);
 }
 
 void SpatialMachine::part_done() {

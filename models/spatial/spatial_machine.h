@@ -5,6 +5,7 @@
 // SRAM at its cores' bandwidth, DRAM at its chips', NoC and chip-to-chip bytes) start together and
 // overlap; the op ends when the last of them does. Ops run one after another: a single request's
 // token passes through the pipeline of chips op by op. Nothing ticks.
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -31,12 +32,19 @@ class SpatialMachine : public sc_core::sc_module {
   // Runs one op now (call from an SC_THREAD: it waits); times relative to `step_start`.
   WorkRecord run_op(const SpatialWork& work, double step_start);
 
+  // The deployment grown to `chips` chips (spatial.fit_chips), before any op runs: every shared
+  // resource's capacity scales with them.
+  void set_chips(double chips);
+
  private:
+  // Bytes/s of sram, dram (0 without), noc and c2c for the deployment's chips.
+  std::array<double, 4> capacities() const;
+
   void part_done();
   void start_transfer(double bytes, ResourceId resource, double cap);
   WorkRecord record(const SpatialWork& w, double start, double end, const std::vector<double>& traffic) const;
 
-  const SpatialChip chip_;
+  SpatialChip chip_;
   std::shared_ptr<const RecordSchema> schema_;
   TimerQueue timers_;
   FlowHost flows_;

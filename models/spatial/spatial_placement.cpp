@@ -65,8 +65,12 @@ double op_weight_bytes(const Op& op, const SpatialChip& chip) {
   return double(g.n) * double(g.k) * double(g.groups) * chip.weight_bytes_per_element(g.b);
 }
 
+double chips_to_hold(double bytes, const SpatialChip& chip) {
+  return std::max(1.0, std::ceil(bytes / chip.main_memory_bytes()));
+}
+
 std::string chips_advice(double bytes, const SpatialChip& chip) {
-  double each = chip.main_memory_bytes(), count = std::max(1.0, std::ceil(bytes / each));
+  double each = chip.main_memory_bytes(), count = chips_to_hold(bytes, chip);
   std::string memory = chip.has_dram() ? "DRAM" : "SRAM";
   if (count > SpatialChip::kMaxChips)
     return fmt::format("{} chips of {} {} would hold it, more than spatial.chips allows ({}): give each chip more {} "

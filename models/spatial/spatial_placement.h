@@ -49,4 +49,7 @@ StepPlacement place_step(const OpGraph& graph, const std::vector<OpVertex>& orde
 // spatial.chips=71"); past spatial.chips' bound, the per-chip memory to raise instead.
 std::string chips_advice(double bytes, const SpatialChip& chip);
 
+// The fewest chips whose main memory holds `bytes` (at least 1; may pass SpatialChip::kMaxChips).
+double chips_to_hold(double bytes, const SpatialChip& chip);
+
 }  // namespace hwsim

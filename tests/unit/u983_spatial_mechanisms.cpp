@@ -124,7 +124,7 @@ TEST_CASE("spatial decode: Groq's chips hold the weights in SRAM; the rate is se
 }
 
 TEST_CASE("spatial capacity: a model the chips cannot hold is one line with the chips it needs") {
-  CliRun r = run_hwsim(std::string("--chip groq_lpu -w ") + kGroq8b + " -q");
+  CliRun r = run_hwsim(std::string("--chip groq_lpu --set spatial.fit_chips=false -w ") + kGroq8b + " -q");
   CHECK(r.exit_code == 4);
   REQUIRE(lines_of(r.err).size() == 1);
   CHECK(contains(r.err, "does not fit groq_lpu"));
@@ -145,4 +145,28 @@ TEST_CASE("spatial config: bad input is one line naming the key, what is wrong a
   line = chip_error("groq_lpu", "memory.hbm.size=80GB");  // another kind's key
   CHECK(contains(line, "memory.hbm.size: not a parameter of a spatial chip"));
   CHECK(lines_of(line).size() == 1);
+}
+
+// spatial.fit_chips (on in the shipped Groq file): the deployment takes the count the capacity check's refusal names, and runs as
+// that count given by hand (seconds, energy, power); a larger count given stays, a fit never shrinks it.
+TEST_CASE("spatial fit_chips: a Groq deployment grows to the chips the refusal names, the same run as that count given") {
+  CliRun refused = run_hwsim(std::string("--chip groq_lpu --set spatial.fit_chips=false -q -w ") + kGroq8b);
+  REQUIRE(refused.exit_code == 4);
+  const std::string key = "--set spatial.chips=";
+  auto at = refused.err.find(key);
+  REQUIRE(at != std::string::npos);
+  int needed = std::stoi(refused.err.substr(at + key.size()));
+  CHECK(needed > 1);
+  auto fitted = run_hwsim_json(std::string("--chip groq_lpu -w ") + kGroq8b, "fit.json");  // the shipped file fits
+  auto given = run_hwsim_json("--chip groq_lpu --set spatial.chips=" + std::to_string(needed) + " -w " + kGroq8b,
+                              "given.json");
+  CHECK(seconds(fitted) == seconds(given));
+  CHECK(fitted.at("result").at("energy") == given.at("result").at("energy"));
+  CHECK(fitted.at("result").at("average_power") == given.at("result").at("average_power"));
+  auto more = run_hwsim_json("--chip groq_lpu --set spatial.fit_chips=true --set spatial.chips=" +
+                                 std::to_string(2 * needed) + " -w " + kGroq8b, "more.json");
+  auto more_given = run_hwsim_json("--chip groq_lpu --set spatial.chips=" + std::to_string(2 * needed) + " -w " + kGroq8b,
+                                   "more_given.json");
+  CHECK(more.at("result").at("energy") == more_given.at("result").at("energy"));
+  CHECK(more.at("result").at("energy") != given.at("result").at("energy"));  // twice the chips idle
 }
