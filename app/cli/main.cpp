@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   CLI::App* list_cmd =
       app.add_subcommand("list", "list [chips | systems | workloads | llms | models | params [KIND] | frameworks | kinds]");
   list_cmd->add_option("what", list_what, "chips, systems, workloads, llms, models, params, frameworks, kinds or kernels (none: the lists)");
-  list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, mcu, cpu, system)");
+  list_cmd->add_option("kind", list_kind, "with params: only the keys of this kind (gpu, systolic, mcu, cpu, spatial, system)");
   list_cmd->add_option("--chip", list_chip, "with params: what this chip sets, each key's value and where it comes from");
   app.require_subcommand(0, 1);
   for (CLI::App* command : {run_cmd, validate_cmd, sweep_cmd}) {

@@ -7,7 +7,7 @@ namespace {
 const ParamRegistration chip_params({
     text_param("name", "chip name shown in results"),
     text_param("description", "one line about the chip and its sources").defaults_to(""),
-    text_param("kind", "what the chip is: a registered device kind (gpu, systolic, mcu); chooses which components "
+    text_param("kind", "what the chip is: a registered device kind (gpu, systolic, mcu, cpu, spatial); chooses which components "
                        "and keys the file may have").defaults_to("gpu"),
     // The link between the chip and its host's memory: what a serving engine's KV swap crosses
     // (docs/serving.md). Each copy costs copy_overhead plus its bytes at bandwidth × efficiency.
