@@ -6,39 +6,26 @@
 // with fp32 parameters (its `precision` says so) runs as weights=fp32,act=bf16 (train_autocast.h).
 #include <fmt/format.h>
 
-#include <map>
-
 #include "sim/measurement/measurement.h"
+#include "workloads/llm/measurement_train_model.h"
 
 namespace hwsim {
 namespace {
 
-// The shipped architecture each measured family starts from.
-const std::map<std::string, std::string>& family_models() {
-  static const std::map<std::string, std::string> models = {{"gpt2", "gpt2"}, {"llama", "llama3_8b"}};
-  return models;
-}
-
 std::optional<PredictionPlan> train_step_plan(const Measurement& m) {
   auto family = record_word(m, "family"), precision = record_text(m, "precision");
-  auto batch = record_whole(m, "batch"), seq = record_whole(m, "seq"), layers = record_whole(m, "layers");
-  auto hidden = record_whole(m, "d_model"), heads = record_whole(m, "heads"), kv = record_whole(m, "kv_heads");
-  auto head_dim = record_whole(m, "head_dim"), ffn = record_whole(m, "ffn"), vocab = record_whole(m, "vocab");
-  if (!family || !precision || !batch || !seq || !layers || !hidden || !heads || !kv || !head_dim || !ffn || !vocab)
-    return std::nullopt;
-  auto model = family_models().find(*family);
-  if (model == family_models().end()) return std::nullopt;
+  auto batch = record_whole(m, "batch"), seq = record_whole(m, "seq");
+  auto model = train_model_fields(m);
+  if (!family || !precision || !batch || !seq || !model) return std::nullopt;
   const bool autocast = precision->find("autocast") != std::string::npos;
   const bool checkpoint = record_flag(m, "checkpointing").value_or(false);
   const std::int64_t microbatches = record_whole(m, "microbatches", 1).value_or(1);
   // Records with gradient accumulation give `batch` per micro-batch and `global_batch` per step;
   // the spec's batch is the step's.
   const std::int64_t step_batch = record_whole(m, "global_batch", 1).value_or(*batch);
-  PredictionPlan plan(fmt::format(
-      "train:model={},layers={},hidden={},heads={},kv_heads={},head_dim={},ffn={},vocab={},batch={},seq={},"
-      "microbatches={},checkpoint={}{}",
-      model->second, *layers, *hidden, *heads, *kv, *head_dim, *ffn, *vocab, step_batch, *seq, microbatches,
-      checkpoint ? "full" : "none", autocast ? ",weights=fp32,act=bf16" : ""));
+  PredictionPlan plan(fmt::format("train:{},batch={},seq={},microbatches={},checkpoint={}{}", *model, step_batch, *seq,
+                                  microbatches, checkpoint ? "full" : "none",
+                                  autocast ? ",weights=fp32,act=bf16" : ""));
   plan.family = *family;
   return plan;
 }

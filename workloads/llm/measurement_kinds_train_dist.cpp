@@ -12,17 +12,11 @@
 // Records of one GPU (the wrapper check, world_size 1) are skipped: they run on no --system.
 #include <fmt/format.h>
 
-#include <map>
-
 #include "sim/measurement/measurement.h"
+#include "workloads/llm/measurement_train_model.h"
 
 namespace hwsim {
 namespace {
-
-const std::map<std::string, std::string>& family_models() {
-  static const std::map<std::string, std::string> models = {{"gpt2", "gpt2"}, {"llama", "llama3_8b"}};
-  return models;
-}
 
 // The spec's fields for the record's strategy; nullopt for a strategy not modelled.
 std::optional<std::string> strategy_fields(const Measurement& m, const std::string& strategy) {
@@ -41,23 +35,16 @@ std::optional<std::string> strategy_fields(const Measurement& m, const std::stri
 }
 
 std::optional<PredictionPlan> train_step_dist_plan(const Measurement& m) {
-  auto family = record_word(m, "family"), strategy = record_word(m, "strategy");
+  auto strategy = record_word(m, "strategy");
   auto ranks = record_whole(m, "world_size", 1), batch = record_whole(m, "global_batch", 1);
-  auto seq = record_whole(m, "seq"), layers = record_whole(m, "layers"), hidden = record_whole(m, "d_model");
-  auto heads = record_whole(m, "heads"), kv = record_whole(m, "kv_heads"), head_dim = record_whole(m, "head_dim");
-  auto ffn = record_whole(m, "ffn"), vocab = record_whole(m, "vocab");
-  if (!family || !strategy || !ranks || !batch || !seq || !layers || !hidden || !heads || !kv || !head_dim || !ffn ||
-      !vocab || *ranks < 2)
-    return std::nullopt;
-  auto model = family_models().find(*family);
+  auto seq = record_whole(m, "seq");
+  auto model = train_model_fields(m);
+  if (!strategy || !ranks || !batch || !seq || !model || *ranks < 2) return std::nullopt;
   auto fields = strategy_fields(m, *strategy);
-  if (model == family_models().end() || !fields) return std::nullopt;
+  if (!fields) return std::nullopt;
   const bool checkpoint = record_flag(m, "checkpointing").value_or(false);
-  PredictionPlan plan(fmt::format(
-      "train:model={},layers={},hidden={},heads={},kv_heads={},head_dim={},ffn={},vocab={},batch={},seq={},"
-      "dp={},checkpoint={},{}",
-      model->second, *layers, *hidden, *heads, *kv, *head_dim, *ffn, *vocab, *batch, *seq, *ranks,
-      checkpoint ? "full" : "none", *fields));
+  PredictionPlan plan(fmt::format("train:{},batch={},seq={},dp={},checkpoint={},{}", *model, *batch, *seq, *ranks,
+                                  checkpoint ? "full" : "none", *fields));
   plan.family = *strategy;
   plan.needs_system = true;
   return plan;

@@ -51,6 +51,8 @@ StreamOp stream(double read, double written, double flops, std::int64_t rows) {
 // Softmax cross-entropy over the logits, per token: max, exp, sum, log, pick (forward: 4 FLOP per
 // logit); backward: exp(x − lse) − one-hot, scaled (3 FLOP per logit).
 constexpr double kLossFlops = 4, kLossBackwardFlops = 3;
+// Bytes of a sharded fp32 master weight, which FSDP2 casts to the gather's dtype before each all-gather.
+constexpr double kMasterBytes = 4;
 
 // Appends the loss over the head's logits (this rank's vocabulary shard) to the forward nodes.
 // tp > 1: Megatron's vocabulary-parallel cross-entropy all-reduces the per-token max, then the
@@ -320,7 +322,7 @@ class TrainStepBuilder {
     double used = unit_used(stage, gr);
     if (gathers_.count(gr) || (root_unit(gr) && root_gather_.count(stage)) || used <= 0) return;
     const std::string name = prefix + "zero3.gather." + (root_unit(gr) ? std::string("root") : group_name(gr));
-    OpVertex in = emit(gather_copy_in(name + ".copy_in", used, 4, w_, double(run_.parallel.dp)), stage, {});
+    OpVertex in = emit(gather_copy_in(name + ".copy_in", used, kMasterBytes, w_, double(run_.parallel.dp)), stage, {});
     OpVertex v = emit(Op(name, "collective", collective(CollectiveKind::all_gather, used * w_, true)), stage, {in});
     if (root_unit(gr)) root_gather_[stage] = v;
     else gathers_[gr] = v;
